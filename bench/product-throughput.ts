@@ -1,0 +1,151 @@
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Client } from 'pg';
+import { seedDemoStore } from '../prisma/seed/demo-store';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { connectDatabase } from '../src/db';
+import { migrate } from '../src/db/migrate';
+import { createLogger } from '../src/logger';
+import { issueApiKey } from '../src/modules/api-keys/issue';
+import { connectRedis } from '../src/redis';
+import { createRuntime } from '../src/runtime';
+import { allScopes } from '../test/helpers/factories';
+
+/**
+ * Issue 4's target: `GET /api/v1/product` (page of 25, full authentication, rate limit and usage, many
+ * keys so the limit is not what is measured) against a bare node:http server returning the same JSON
+ * from memory, and the same page through GraphQL against REST. Closed-loop load from this process.
+ */
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const KEYS = 50;
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Runs bench/load-client.ts in a process of its own against one target (the servers keep this one). */
+function load(target: {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  keys: string[];
+}): Promise<Result> {
+  const input = JSON.stringify({ ...target, durationMs: DURATION_MS, concurrency: CONCURRENCY });
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'load-client.ts'), input],
+      { maxBuffer: 1 << 20 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as Result)),
+    );
+  });
+}
+
+const line = (name: string, r: Result) =>
+  `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;
+
+async function main() {
+  const name = `commerce_bench_products_${process.pid}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  await migrate(databaseUrl);
+  const logger = createLogger('silent');
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl });
+  const db = connectDatabase(databaseUrl, { max: 10 });
+  const redis = connectRedis(redisUrl, logger);
+  await new Promise((resolve) => redis.once('ready', resolve));
+  const prefix = `bench:${process.pid}:`;
+  const runtime = createRuntime({ config, prisma: db.prisma, redis, logger, redisKeyPrefix: prefix });
+  await runtime.start();
+  const seeded = await seedDemoStore(db.prisma);
+  const keys: string[] = [];
+  for (let k = 0; k < KEYS; k++) {
+    keys.push(
+      (
+        await issueApiKey(
+          db.prisma,
+          seeded.storeId,
+          { keyName: `bench ${k}`, environment: 'production', scopes: allScopes() },
+          { now: new Date() },
+        )
+      ).secret,
+    );
+  }
+  const app = createApp({ config, redis, logger, runtime });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const productPath = '/api/v1/product?limit=25';
+  const page = await (
+    await fetch(base + productPath, { headers: { 'tt-api-key': keys[0] as string } })
+  ).text();
+  const bare = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(page);
+  });
+  bare.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => bare.once('listening', () => resolve()));
+  const bareBase = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  const query = JSON.stringify({
+    query: `{ products(limit: 25) { items { id name slug sku priceAmount compareAtAmount currency stock status categoryId category { id name } createdAt updatedAt } pagination { totalResults currentPage limit lastPage } } }`,
+  });
+
+  const rest = { url: base + productPath, method: 'GET' as const, keys };
+  await load(rest); // warm-up
+  const bareResult = await load({ ...rest, url: bareBase + productPath });
+  const restResult = await load(rest);
+  const graphqlResult = await load({ url: `${base}/graphql`, method: 'POST', body: query, keys });
+  for (const [name, result] of [
+    ['REST', restResult],
+    ['GraphQL', graphqlResult],
+  ] as const) {
+    if (result.errors > 0) throw new Error(`${name}: ${result.errors} responses were not 200`);
+  }
+  console.log(
+    `GET ${productPath}: ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000} s each, ${KEYS} keys`,
+  );
+  console.log(line('bare node:http (same JSON)', bareResult));
+  console.log(line('REST, full stack', restResult));
+  console.log(line('GraphQL, same page', graphqlResult));
+  const restRatio = restResult.rps / bareResult.rps;
+  const graphqlRatio = graphqlResult.rps / restResult.rps;
+  console.log(
+    `  REST / bare: ${restRatio.toFixed(2)} (target ≥ 0.25: ${restRatio >= 0.25 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `  GraphQL / REST: ${graphqlRatio.toFixed(2)} (target ≥ 0.8: ${graphqlRatio >= 0.8 ? 'met' : 'NOT met'})`,
+  );
+
+  server.close();
+  bare.close();
+  await runtime.stop();
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (found.length) await redis.del(...found);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
+  await db.close();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,9 @@
+// `npm run bench`: runs every benchmark scenario in turn. Each prints its own numbers and target.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+const scenarios = ['auth-overhead.ts', 'ratelimit.ts', 'product-throughput.ts'];
+for (const scenario of scenarios) {
+  console.log(`\n== ${scenario}`);
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, scenario)], { stdio: 'inherit' });
+}

@@ -1,0 +1,12 @@
+/** Tests run against the real PostgreSQL and Redis (see test/helpers and the README). */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/helpers/env.ts'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

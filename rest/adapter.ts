@@ -1,0 +1,104 @@
+import { type Request, type Response, Router } from 'express';
+import { execute, type GraphQLSchema } from 'graphql';
+import type { Authenticate } from '../src/auth/authenticate';
+import type { RequestServices } from '../src/context';
+import { AppError, classifyError, errorEnvelope } from '../src/errors';
+import { contextFromRequest } from '../src/graphql/context';
+import { sendRestError } from '../src/http/respond';
+import { type Reply, withIdempotency } from '../src/idempotency/reply';
+import { readJsonBody } from './body';
+import { type CompiledRoute, compileRoutes, matchRoute } from './compile';
+import { successEnvelope } from './envelope';
+import type { RestRoute } from './route';
+import { variablesFor } from './variables';
+
+export interface RestDeps {
+  services: RequestServices;
+  authenticate: Authenticate;
+  schema: GraphQLSchema;
+  routes: readonly RestRoute[];
+  bodyLimitBytes: number;
+}
+
+/** /api/v1: each request is matched to one table entry and answered by running its GraphQL operation. */
+export function createRestRouter(deps: RestDeps): Router {
+  const compiled = compileRoutes(deps.schema, deps.routes);
+  const readBody = readJsonBody(deps.bodyLimitBytes);
+  const router = Router();
+
+  router.use(async (req: Request, res: Response) => {
+    try {
+      const match = matchRoute(compiled, req.method, req.path);
+      if (match.kind === 'not-found') {
+        return sendRestError(res, new AppError('NOT_FOUND', `No route ${req.method} /api/v1${req.path}`));
+      }
+      if (match.kind === 'method-not-allowed') {
+        res.setHeader('Allow', match.allowed.join(', '));
+        const allowed = match.allowed.join(', ');
+        return sendRestError(
+          res,
+          new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allowed}`),
+        );
+      }
+      const { compiled: entry, params } = match;
+      if (entry.route.auth !== 'none') await deps.authenticate(req, res);
+      // Only routes that take a body read one; any other body is left unread, as HTTP allows.
+      if (entry.route.body) await readBody(req, res);
+      const variables = variablesFor(entry, params, req.query as Record<string, unknown>, req.body);
+      const idempotencyKey = req.get('idempotency-key');
+      const reply =
+        idempotencyKey !== undefined && (req.method === 'POST' || req.method === 'PATCH')
+          ? await withIdempotency(
+              deps.services,
+              {
+                key: idempotencyKey,
+                principal: req.state.principal,
+                request: [req.method, req.path, variables],
+              },
+              () => run(entry, variables, req),
+              (replayed) => res.setHeader('Idempotent-Replayed', String(replayed)),
+            )
+          : await run(entry, variables, req);
+      send(res, reply);
+    } catch (error) {
+      send(res, errorReply(error, req));
+    }
+  });
+  return router;
+
+  /** Runs the route's operation; the answer is a status and a body, whatever happened. */
+  async function run(entry: CompiledRoute, variables: Record<string, unknown>, req: Request): Promise<Reply> {
+    const result = await execute({
+      schema: deps.schema,
+      document: entry.document,
+      operationName: entry.operationName,
+      variableValues: variables,
+      contextValue: contextFromRequest(deps.services, req),
+    });
+    if (result.errors?.length) return errorReply(result.errors[0], req);
+    const { result: shape } = entry.route;
+    if (shape.kind === 'empty') return { status: entry.route.status ?? 204, body: undefined };
+    return {
+      status: entry.route.status ?? 200,
+      body: successEnvelope(shape, result.data as Record<string, unknown>),
+    };
+  }
+}
+
+function errorReply(error: unknown, req: Request): Reply {
+  const { appError, unexpected } = classifyError(error);
+  if (unexpected) req.state.log.error({ err: error }, 'unexpected error in REST request');
+  return { status: appError.status, body: errorEnvelope(appError, req.state.requestId), error: appError };
+}
+
+function send(res: Response, reply: Reply): void {
+  if (reply.error) {
+    sendRestError(res, reply.error);
+    return;
+  }
+  if (reply.body === undefined) {
+    res.status(reply.status).end();
+    return;
+  }
+  res.status(reply.status).json(reply.body);
+}

@@ -1,0 +1,268 @@
+import {
+  type FieldNode,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type SelectionSetNode,
+} from 'graphql';
+import { errorCodes } from '../src/errors';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/modules/pagination/page';
+import { type CompiledRoute, compileRoutes } from './compile';
+import type { RestRoute } from './route';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * The OpenAPI 3.1 document, generated from the route table and the GraphQL schema: parameters from
+ * each operation's variables, response bodies from its selection set. There is no hand-kept copy.
+ */
+export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly RestRoute[], version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const compiled of compileRoutes(schema, routes)) {
+    paths[compiled.route.path] ??= {};
+    const entry = paths[compiled.route.path] as Record<string, unknown>;
+    entry[compiled.route.method.toLowerCase()] = operationObject(schema, compiled);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Commerce Service API',
+      version,
+      description:
+        'REST door of the Commerce Service. Every route runs the same GraphQL operation as /graphql.',
+    },
+    servers: [{ url: '/api/v1' }],
+    security: [{ apiKeyHeader: [] }, { bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'tt-api-key' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['success', 'status', 'code', 'message', 'requestId'],
+          properties: {
+            success: { const: false },
+            status: { type: 'integer' },
+            code: { type: 'string', enum: errorCodes },
+            message: { type: 'string' },
+            requestId: { type: 'string' },
+            details: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['path', 'message'],
+                properties: { path: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+          },
+        },
+        Pagination: {
+          type: 'object',
+          required: ['results', 'totalResults', 'currentPage', 'page', 'limit', 'lastPage'],
+          properties: {
+            results: { type: 'array', maxItems: 0, items: {} },
+            totalResults: { type: 'integer' },
+            currentPage: { type: 'integer' },
+            page: { type: 'integer' },
+            limit: { type: 'integer' },
+            lastPage: { type: 'integer' },
+          },
+        },
+      },
+      responses: Object.fromEntries(
+        [
+          ['400', 'Invalid input (VALIDATION_ERROR, INVALID_JSON)'],
+          ['401', 'Missing or invalid API key'],
+          ['402', 'The store is suspended'],
+          ['403', 'Insufficient scope, IP not allowed, or plan without API access'],
+          ['404', 'Not found'],
+          ['429', 'Rate limit or usage quota reached'],
+        ].map(([status, description]) => [
+          `E${status}`,
+          {
+            description,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
+      ),
+    },
+  };
+}
+
+/** The bounds and defaults every list's page parameters share (DESIGN "Pagination"). */
+const pageParameterBounds: Record<string, JsonSchema> = {
+  page: { minimum: 1, default: 1 },
+  limit: { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+  sortDirection: { default: 'desc' },
+};
+
+function operationObject(schema: GraphQLSchema, compiled: CompiledRoute) {
+  const { route } = compiled;
+  const parameters = [
+    ...compiled.pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    ...compiled.queryParams.map((name) => {
+      const variable = compiled.variableTypes.get(name)!;
+      // A query string cannot carry null: an optional parameter is simply left out.
+      const schema = { ...nonNull(inputSchema(variable.type)), ...pageParameterBounds[name] };
+      return { name, in: 'query', required: variable.required, schema };
+    }),
+    ...((route.method === 'POST' || route.method === 'PATCH') && route.auth !== 'none'
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Repeats with the same key and body get the first response (kept 24 h); another body is 422',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        ]
+      : []),
+  ];
+  const status = String(route.status ?? (route.result.kind === 'empty' ? 204 : 200));
+  const errorStatuses = ['400', ...(route.auth === 'none' ? [] : ['401', '402', '403', '429']), '404'];
+  return {
+    operationId: compiled.operationName,
+    summary: route.summary,
+    tags: [route.tag],
+    ...(route.auth === 'none' ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: compiled.variableTypes.get(route.body)!.required,
+            content: {
+              'application/json': { schema: inputSchema(compiled.variableTypes.get(route.body)!.type) },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      [status]:
+        route.result.kind === 'empty'
+          ? { description: 'No content' }
+          : {
+              description: 'Success',
+              content: { 'application/json': { schema: successSchema(schema, compiled) } },
+            },
+      ...Object.fromEntries(errorStatuses.map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
+    },
+  };
+}
+
+function successSchema(schema: GraphQLSchema, compiled: CompiledRoute): JsonSchema {
+  const { result } = compiled.route;
+  const root = compiled.operation.operation === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
+  const field = compiled.operation.selectionSet.selections.find(
+    (s): s is FieldNode => s.kind === 'Field' && (s.alias ?? s.name).value === result.field,
+  )!;
+  const fieldType = root.getFields()[field.name.value]!.type;
+  if (result.kind === 'list') {
+    const items = field.selectionSet!.selections.find(
+      (s): s is FieldNode => s.kind === 'Field' && s.name.value === 'items',
+    )!;
+    const pageType = getNamedType(fieldType);
+    const itemType = isObjectType(pageType) ? pageType.getFields().items!.type : fieldType;
+    return {
+      type: 'object',
+      required: ['success', 'data', 'pagination'],
+      properties: {
+        success: { const: true },
+        data: outputSchema(itemType, items.selectionSet),
+        pagination: { $ref: '#/components/schemas/Pagination' },
+      },
+    };
+  }
+  return {
+    type: 'object',
+    required: ['success', 'data'],
+    properties: { success: { const: true }, data: outputSchema(fieldType, field.selectionSet) },
+  };
+}
+
+function scalarSchema(name: string): JsonSchema {
+  switch (name) {
+    case 'Int':
+      return { type: 'integer' };
+    case 'Float':
+      return { type: 'number' };
+    case 'Boolean':
+      return { type: 'boolean' };
+    case 'DateTime':
+      return { type: 'string', format: 'date-time' };
+    case 'JSON':
+      return {};
+    default:
+      return { type: 'string' };
+  }
+}
+
+function nullable(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.enum))
+    return { ...schema, type: [schema.type, 'null'], enum: [...schema.enum, null] };
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+/** Undoes nullable(): the same schema without null. */
+function nonNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type)) {
+    const strict: JsonSchema = { ...schema, type: schema.type[0] };
+    if (Array.isArray(schema.enum)) strict.enum = schema.enum.filter((value) => value !== null);
+    return strict;
+  }
+  return (schema.anyOf as JsonSchema[] | undefined)?.[0] ?? schema;
+}
+
+function outputSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
+  if (isNonNullType(type)) return nonNull(outputSchema(type.ofType, selectionSet));
+  let schema: JsonSchema;
+  if (isListType(type))
+    schema = { type: 'array', items: outputSchema(type.ofType as GraphQLOutputType, selectionSet) };
+  else if (isScalarType(type)) schema = scalarSchema(type.name);
+  else if (isEnumType(type)) schema = { type: 'string', enum: type.getValues().map((v) => v.name) };
+  else if (isObjectType(type) && selectionSet) {
+    const fields = type.getFields();
+    const properties: Record<string, JsonSchema> = {};
+    for (const selection of selectionSet.selections) {
+      if (selection.kind !== 'Field') continue;
+      const name = (selection.alias ?? selection.name).value;
+      properties[name] = outputSchema(fields[selection.name.value]!.type, selection.selectionSet);
+    }
+    schema = { type: 'object', required: Object.keys(properties), properties };
+  } else schema = {};
+  return nullable(schema);
+}
+
+function inputSchema(type: GraphQLInputType): JsonSchema {
+  if (isNonNullType(type)) return nonNull(inputSchema(type.ofType));
+  let schema: JsonSchema;
+  if (isListType(type)) schema = { type: 'array', items: inputSchema(type.ofType) };
+  else if (isScalarType(type)) schema = scalarSchema(type.name);
+  else if (isEnumType(type)) schema = { type: 'string', enum: type.getValues().map((v) => v.name) };
+  else if (isInputObjectType(type)) {
+    const fields = Object.values(type.getFields());
+    schema = {
+      type: 'object',
+      additionalProperties: false,
+      required: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
+      properties: Object.fromEntries(
+        fields.map((f) => [
+          f.name,
+          { ...inputSchema(f.type), ...(f.description ? { description: f.description } : {}) },
+        ]),
+      ),
+    };
+  } else schema = {};
+  return nullable(schema);
+}

@@ -1,0 +1,18 @@
+import { route } from '../route';
+
+export const analyticsRoutes = [
+  route({
+    method: 'GET',
+    path: '/analytics/summary',
+    tag: 'Analytics',
+    summary: 'Orders, revenue, average order value and top products over from…to (default: last 30 days)',
+    operation: `query AnalyticsSummary($from: DateTime, $to: DateTime) {
+      analyticsSummary(from: $from, to: $to) {
+        from to currency ordersCount paidOrdersCount revenueAmount averageOrderValueAmount
+        byStatus { pending paid fulfilled cancelled }
+        topProducts { productId name quantity revenueAmount }
+      }
+    }`,
+    result: { kind: 'item', field: 'analyticsSummary' },
+  }),
+];

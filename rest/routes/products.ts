@@ -1,0 +1,60 @@
+import { route } from '../route';
+
+const productFields =
+  'id name slug description sku priceAmount compareAtAmount currency stock status categoryId category { id name } createdAt updatedAt';
+
+export const productRoutes = [
+  route({
+    method: 'GET',
+    path: '/product',
+    tag: 'Products',
+    summary:
+      'List products (filter with q on name or sku, status, categoryId, minPrice, maxPrice; sortBy createdAt, name, priceAmount or stock)',
+    operation: `query ListProducts($page: Int, $limit: Int, $q: String, $sortBy: ProductSortField, $sortDirection: SortDirection,
+      $status: ProductStatus, $categoryId: ID, $minPrice: Int, $maxPrice: Int) {
+      products(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection,
+        status: $status, categoryId: $categoryId, minPrice: $minPrice, maxPrice: $maxPrice) {
+        items { ${productFields} }
+        pagination { totalResults currentPage limit lastPage }
+      }
+    }`,
+    result: { kind: 'list', field: 'products' },
+  }),
+  route({
+    method: 'GET',
+    path: '/product/{id}',
+    tag: 'Products',
+    summary: 'Get a product',
+    operation: `query GetProduct($id: ID!) { product(id: $id) { ${productFields} } }`,
+    result: { kind: 'item', field: 'product' },
+  }),
+  route({
+    method: 'POST',
+    path: '/product',
+    tag: 'Products',
+    summary: 'Create a product (emits product.created)',
+    operation: `mutation CreateProduct($input: CreateProductInput!) { createProduct(input: $input) { ${productFields} } }`,
+    body: 'input',
+    result: { kind: 'item', field: 'createProduct' },
+    status: 201,
+  }),
+  route({
+    method: 'PATCH',
+    path: '/product/{id}',
+    tag: 'Products',
+    summary: 'Update a product (emits product.updated)',
+    operation: `mutation UpdateProduct($id: ID!, $input: UpdateProductInput!) {
+      updateProduct(id: $id, input: $input) { ${productFields} }
+    }`,
+    body: 'input',
+    result: { kind: 'item', field: 'updateProduct' },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/product/{id}',
+    tag: 'Products',
+    summary: 'Delete a product; order items keep their copy (emits product.deleted)',
+    operation: 'mutation DeleteProduct($id: ID!) { deleteProduct(id: $id) { id deleted } }',
+    result: { kind: 'empty', field: 'deleteProduct' },
+  }),
+];

@@ -1,0 +1,86 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createRestRouter } from '../rest/adapter';
+import { readJsonBody } from '../rest/body';
+import { buildOpenApiDocument } from '../rest/openapi';
+import { routeTable } from '../rest/routes';
+import type { Config } from './config';
+import { AppError, classifyError } from './errors';
+import { publicOperationCheck } from './graphql/public-operations';
+import { createGraphQLHandler } from './graphql/yoga';
+import { healthRouter } from './http/health';
+import { requestState } from './http/request-state';
+import { sendGraphQLError, sendRestError } from './http/respond';
+import type { Runtime } from './runtime';
+import { schema } from './schema';
+
+export interface AppDeps {
+  config: Config;
+  redis: Redis | null;
+  logger: Logger;
+  runtime: Runtime;
+}
+
+/** Assembles the HTTP app: /graphql, /api/v1, health. Listening is main.ts's job. */
+export function createApp(deps: AppDeps): Express {
+  const { services, authenticate } = deps.runtime;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(requestState(deps.logger));
+  app.use(healthRouter({ prisma: services.prisma, redis: deps.redis }));
+
+  const openApi = buildOpenApiDocument(schema, routeTable, '1.0.0');
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  app.use(
+    '/api/v1',
+    createRestRouter({
+      services,
+      authenticate,
+      schema,
+      routes: routeTable,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+    }),
+  );
+
+  const graphql = createGraphQLHandler({
+    services,
+    schema,
+    logger: deps.logger,
+    graphiql: deps.config.graphiql,
+  });
+  const readBody = readJsonBody(deps.config.bodyLimitBytes);
+  const isPublicOperation = publicOperationCheck(schema);
+  app.use('/graphql', async (req, res) => {
+    // GraphiQL's page itself needs no key; the queries it sends do.
+    if (deps.config.graphiql && req.method === 'GET' && req.accepts(['json', 'html']) === 'html') {
+      return graphql(req, res);
+    }
+    try {
+      if (req.method === 'POST') await readBody(req, res);
+      // Signing in needs no credential, and a stale session cookie must not stand in its way.
+      if (!isPublicOperation(req.body)) await authenticate(req, res);
+    } catch (error) {
+      const { appError, unexpected } = classifyError(error);
+      if (unexpected) req.state.log.error({ err: error }, 'unexpected error before GraphQL execution');
+      return sendGraphQLError(res, appError);
+    }
+    return graphql(req, res);
+  });
+
+  // Whatever no door answered, and any error that escaped one, still gets the JSON error envelope.
+  app.use((req, res) => {
+    sendRestError(res, new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`));
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const { appError, unexpected } = classifyError(error);
+    if (unexpected) req.state.log.error({ err: error }, 'unexpected error outside the doors');
+    if (res.headersSent) return res.end();
+    sendRestError(res, appError);
+  });
+  return app;
+}

@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+import type { PrismaClient } from '../../prisma/generated/client/client';
+import { AppError } from '../errors';
+import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
+import type { UsageMeter } from '../usage/meter';
+import { presentedCredential } from './credentials';
+import type { KeyVerifier } from './key-verifier';
+import { authenticateSession } from './sessions';
+
+export interface AuthenticatorDeps {
+  prisma: PrismaClient;
+  now: () => Date;
+  keys: KeyVerifier;
+  rateLimiter: RateLimiter;
+  usage: UsageMeter;
+  rateLimitHeaders: (decision: RateLimitDecision) => Record<string, string>;
+}
+
+export type Authenticate = (req: Request, res: Response) => Promise<void>;
+
+/**
+ * Every /graphql and /api/v1 request passes here before its operation runs: a dashboard session, or
+ * an API key through DESIGN's check order, then (keys only) the sliding-window rate limit and the
+ * usage quota. Only requests that pass all of it count as usage. Throws AppError; sets the
+ * principal on req.state and the rate-limit headers on the response.
+ */
+export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
+  return async (req, res) => {
+    const now = deps.now();
+    const credential = presentedCredential(req.headers);
+    if (credential.kind === 'session') {
+      req.state.principal = await authenticateSession(deps.prisma, credential.token, now);
+      return;
+    }
+    const verified = await deps.keys.verify(
+      credential.kind === 'apiKey' ? credential.value : undefined,
+      req.state.clientAddress,
+      now,
+    );
+    req.state.principal = verified.principal;
+
+    const decision = await deps.rateLimiter.consume(verified.principal.keyId, now.getTime());
+    for (const [name, value] of Object.entries(deps.rateLimitHeaders(decision))) res.setHeader(name, value);
+    if (!decision.allowed) {
+      throw new AppError(
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfterSeconds ?? decision.resetSeconds} s`,
+      );
+    }
+    const usage = await deps.usage.record(verified.usage, now);
+    if (!usage.allowed) {
+      throw new AppError('API_KEY_USAGE_LIMIT_REACHED', 'This API key has used its whole usage limit');
+    }
+  };
+}

@@ -1,0 +1,135 @@
+import type { PrismaClient } from '../../prisma/generated/client/client';
+import { AppError } from '../errors';
+import { planFeatures } from '../modules/stores/plans';
+import { API_KEY_PATTERN, hashSecret } from './api-key-secret';
+import { isAllowedAddress } from './ip-allowlist';
+import type { ApiKeyPrincipal } from './principal';
+
+const selection = {
+  graceEndsAt: true,
+  apiKey: {
+    select: {
+      id: true,
+      storeId: true,
+      status: true,
+      revokedAt: true,
+      expiresAt: true,
+      ipAllowlist: true,
+      scopes: true,
+      environment: true,
+      usageLimit: true,
+      usageCount: true,
+      store: { select: { status: true, plan: true } },
+    },
+  },
+} as const;
+
+type SecretRecord = NonNullable<Awaited<ReturnType<typeof findSecret>>>;
+
+function findSecret(prisma: PrismaClient, hash: string) {
+  return prisma.apiKeySecret.findUnique({ where: { hash }, select: selection });
+}
+
+export interface VerifiedKey {
+  principal: ApiKeyPrincipal;
+  /** What usage metering needs from the key. */
+  usage: { id: string; storeId: string; usageLimit: number | null; usageCount: bigint };
+}
+
+/**
+ * Verifies presented API keys in DESIGN's check order (the first failure wins). Found records are
+ * cached in this process for a few seconds; the checks themselves always run against the current
+ * clock, and invalidate() (fed by the Redis invalidation channel) drops a key's or a store's
+ * entries the moment they change anywhere.
+ */
+export class KeyVerifier {
+  private readonly cache = new Map<string, { record: SecretRecord; until: number }>();
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly options: { ttlMs: number; maxEntries: number } = { ttlMs: 5000, maxEntries: 10_000 },
+  ) {}
+
+  async verify(
+    presented: string | undefined,
+    clientAddress: string | undefined,
+    now: Date,
+  ): Promise<VerifiedKey> {
+    if (presented === undefined) {
+      throw new AppError(
+        'API_KEY_REQUIRED',
+        'An API key is required in the tt-api-key or Authorization header',
+      );
+    }
+    if (!API_KEY_PATTERN.test(presented)) {
+      throw new AppError(
+        'INVALID_API_KEY_FORMAT',
+        'API keys are "tt_" followed by 64 hexadecimal characters',
+      );
+    }
+    const secret = await this.lookup(hashSecret(presented));
+    if (!secret) throw new AppError('INVALID_API_KEY', 'The API key is not valid');
+    const key = secret.apiKey;
+    if (secret.graceEndsAt && now >= secret.graceEndsAt) {
+      throw new AppError(
+        'API_KEY_GRACE_PERIOD_EXPIRED',
+        'This secret was rotated and its grace period has ended',
+      );
+    }
+    if (key.status === 'revoked' && (!key.revokedAt || now >= key.revokedAt)) {
+      throw new AppError('API_KEY_REVOKED', 'The API key has been revoked');
+    }
+    if (key.status === 'inactive') throw new AppError('API_KEY_INACTIVE', 'The API key is deactivated');
+    if (key.expiresAt && now >= key.expiresAt)
+      throw new AppError('API_KEY_EXPIRED', 'The API key has expired');
+    if (key.store.status === 'SUSPENDED') throw new AppError('STORE_SUSPENDED', 'The store is suspended');
+    if (!planFeatures[key.store.plan].apiAccess) {
+      throw new AppError('PLAN_NOT_ELIGIBLE', `API access is not included in the ${key.store.plan} plan`);
+    }
+    if (!isAllowedAddress(key.ipAllowlist, clientAddress)) {
+      throw new AppError(
+        'IP_NOT_WHITELISTED',
+        'Requests from this IP address are not allowed for this API key',
+      );
+    }
+    return {
+      principal: {
+        kind: 'apiKey',
+        keyId: key.id,
+        storeId: key.storeId,
+        plan: key.store.plan,
+        environment: key.environment,
+        scopes: new Set(key.scopes),
+      },
+      usage: { id: key.id, storeId: key.storeId, usageLimit: key.usageLimit, usageCount: key.usageCount },
+    };
+  }
+
+  /** Drops cached entries of one key, or of every key of a store (suspension, plan change). */
+  invalidate(target: { keyId?: string; storeId?: string }): void {
+    for (const [hash, entry] of this.cache) {
+      const key = entry.record.apiKey;
+      if (key.id === target.keyId || key.storeId === target.storeId) this.cache.delete(hash);
+    }
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private async lookup(hash: string): Promise<SecretRecord | null> {
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > Date.now()) return cached.record;
+    const record = await findSecret(this.prisma, hash);
+    if (!record) {
+      this.cache.delete(hash);
+      return null;
+    }
+    if (this.cache.size >= this.options.maxEntries) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(hash, { record, until: Date.now() + this.options.ttlMs });
+    return record;
+  }
+}

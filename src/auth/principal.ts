@@ -1,0 +1,48 @@
+import type { ApiKeyEnvironment, Plan, StaffRole } from '../../prisma/generated/client/enums';
+import type { ScopeAction, ScopeResource } from './scopes';
+
+/** Who is calling, once authentication has passed. Scope checks read it in the schema only. */
+export interface ApiKeyPrincipal {
+  kind: 'apiKey';
+  keyId: string;
+  storeId: string;
+  plan: Plan;
+  environment: ApiKeyEnvironment;
+  scopes: ReadonlySet<string>;
+}
+
+/** A staff member signed in to the dashboard. A session carries a role, not scopes. */
+export interface SessionPrincipal {
+  kind: 'session';
+  sessionId: string;
+  staffUserId: string;
+  storeId: string;
+  plan: Plan;
+  role: StaffRole;
+}
+
+export type Principal = ApiKeyPrincipal | SessionPrincipal;
+
+/** What owners and admins may do through a session (DESIGN): manage API keys and webhooks (store settings). */
+const sessionResources: ReadonlySet<ScopeResource> = new Set<ScopeResource>(['API_KEYS', 'STORE_SETTINGS']);
+
+export function isManager(principal: Principal): boolean {
+  return principal.kind === 'session' && (principal.role === 'OWNER' || principal.role === 'ADMIN');
+}
+
+export function hasScope(principal: Principal | null, resource: ScopeResource, action: ScopeAction): boolean {
+  if (!principal) return false;
+  if (principal.kind === 'apiKey') return principal.scopes.has(`${resource}:${action}`);
+  return isManager(principal) && sessionResources.has(resource);
+}
+
+/** For logs and audit entries: which key or staff user acted. */
+export function actorOf(principal: Principal | null): {
+  actorType: 'api_key' | 'staff' | 'system';
+  actorId: string | null;
+} {
+  if (!principal) return { actorType: 'system', actorId: null };
+  return principal.kind === 'apiKey'
+    ? { actorType: 'api_key', actorId: principal.keyId }
+    : { actorType: 'staff', actorId: principal.staffUserId };
+}

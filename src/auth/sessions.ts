@@ -1,0 +1,241 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Plan, StaffRole } from '../../prisma/generated/client/enums';
+import type { Db } from '../db';
+import { AppError } from '../errors';
+import { SESSION_TOKEN_PREFIX } from './credentials';
+import { verifyPassword } from './password';
+import type { SessionPrincipal } from './principal';
+
+/** A dashboard session lasts 12 hours from sign-in; then the staff member signs in again. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/** `lastSeenAt` is written at most this often per session, not on every request. */
+export const LAST_SEEN_INTERVAL_MS = 60 * 1000;
+/** `tts_` + 64 lowercase hex: anything else is refused before any lookup. */
+export const SESSION_TOKEN_PATTERN = /^tts_[0-9a-f]{64}$/;
+
+export const generateSessionToken = (): string => `${SESSION_TOKEN_PREFIX}${randomBytes(32).toString('hex')}`;
+/** Only this digest is stored (Session.tokenHash); the token itself is shown once, in the sign-in response. */
+export const hashSessionToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Verified instead of a real hash when the e-mail is unknown or the account has no password, so
+ * that the answer takes as long as for an existing account (same scrypt parameters as password.ts).
+ */
+const DUMMY_PASSWORD_HASH =
+  'scrypt$32768$8$1$kK8garHsQ_cQ08khrRRENg$V30puHj25OerDBRTibSf0cqauBWhCi_ILucE0B4bS8U';
+
+const MAX_USER_AGENT = 512;
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export const invalidCredentials = () => new AppError('UNAUTHENTICATED', 'Invalid e-mail or password');
+export const invalidSession = () =>
+  new AppError('UNAUTHENTICATED', 'The session is invalid or has expired; sign in again');
+const storeSuspended = () => new AppError('STORE_SUSPENDED', 'The store is suspended');
+
+export interface LoginMeta {
+  ip?: string;
+  userAgent?: string;
+  now: Date;
+}
+
+export interface SessionStaff {
+  id: string;
+  email: string;
+  name: string;
+  role: StaffRole;
+}
+
+export interface SessionStore {
+  id: string;
+  name: string;
+  plan: Plan;
+}
+
+export interface LoginResult {
+  /** The bearer token (`tts_…`); shown this once, never stored in clear. */
+  token: string;
+  expiresAt: Date;
+  session: SessionPrincipal;
+  staff: SessionStaff;
+  store: SessionStore;
+}
+
+type FailureReason = 'wrong_password' | 'no_password' | 'inactive' | 'store_suspended';
+
+/**
+ * Signs a staff member in with e-mail and password. An unknown e-mail, a wrong password, an account
+ * without a password and an inactive account all give the same 401 (and take the same time); a
+ * failure of an existing account is written to its store's audit log. Throttling is the caller's
+ * job (see login-throttle.ts and the sessions module).
+ */
+export async function login(
+  prisma: Db,
+  input: { email: string; password: string },
+  meta: LoginMeta,
+): Promise<LoginResult> {
+  const email = normalizeEmail(input.email);
+  const user = email
+    ? await prisma.staffUser.findUnique({
+        where: { email },
+        include: { store: { select: { id: true, name: true, plan: true, status: true } } },
+      })
+    : null;
+  const passwordMatches = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!user) throw invalidCredentials();
+
+  const failure: FailureReason | null = !user.passwordHash
+    ? 'no_password'
+    : !passwordMatches
+      ? 'wrong_password'
+      : !user.isActive
+        ? 'inactive'
+        : user.store.status === 'SUSPENDED'
+          ? 'store_suspended'
+          : null;
+  if (failure) {
+    await prisma.auditEntry.create({
+      data: {
+        storeId: user.storeId,
+        actorType: 'staff',
+        actorId: user.id,
+        action: 'session.login_failed',
+        targetType: 'staff_user',
+        targetId: user.id,
+        ip: meta.ip,
+        details: { reason: failure },
+        createdAt: meta.now,
+      },
+    });
+    // Only someone who knows the password learns that the store is suspended.
+    throw failure === 'store_suspended' ? storeSuspended() : invalidCredentials();
+  }
+
+  const token = generateSessionToken();
+  const expiresAt = new Date(meta.now.getTime() + SESSION_TTL_MS);
+  const userAgent = meta.userAgent?.slice(0, MAX_USER_AGENT);
+  const session = await prisma.$transaction(async (tx) => {
+    const created = await tx.session.create({
+      data: {
+        tokenHash: hashSessionToken(token),
+        staffUserId: user.id,
+        storeId: user.storeId,
+        ip: meta.ip,
+        userAgent,
+        expiresAt,
+        lastSeenAt: meta.now,
+        createdAt: meta.now,
+      },
+    });
+    await tx.staffUser.update({ where: { id: user.id }, data: { lastLoginAt: meta.now } });
+    await tx.auditEntry.create({
+      data: {
+        storeId: user.storeId,
+        actorType: 'staff',
+        actorId: user.id,
+        action: 'session.login',
+        targetType: 'session',
+        targetId: created.id,
+        ip: meta.ip,
+        details: userAgent ? { userAgent } : {},
+        createdAt: meta.now,
+      },
+    });
+    return created;
+  });
+
+  return {
+    token,
+    expiresAt,
+    session: {
+      kind: 'session',
+      sessionId: session.id,
+      staffUserId: user.id,
+      storeId: user.storeId,
+      plan: user.store.plan,
+      role: user.role,
+    },
+    staff: { id: user.id, email: user.email, name: user.name, role: user.role },
+    store: { id: user.store.id, name: user.store.name, plan: user.store.plan },
+  };
+}
+
+/**
+ * The principal of a presented session token. Missing, malformed, expired (at `expiresAt` exactly)
+ * and revoked sessions, and sessions of a deactivated staff user, are 401 UNAUTHENTICATED; a
+ * suspended store is 402 STORE_SUSPENDED. Role and plan are read fresh on every request.
+ */
+export async function authenticateSession(prisma: Db, token: string, now: Date): Promise<SessionPrincipal> {
+  if (!SESSION_TOKEN_PATTERN.test(token)) throw invalidSession();
+  const session = await prisma.session.findUnique({
+    where: { tokenHash: hashSessionToken(token) },
+    select: {
+      id: true,
+      storeId: true,
+      expiresAt: true,
+      revokedAt: true,
+      lastSeenAt: true,
+      staffUser: { select: { id: true, isActive: true, role: true } },
+      store: { select: { plan: true, status: true } },
+    },
+  });
+  if (
+    !session ||
+    session.revokedAt ||
+    now.getTime() >= session.expiresAt.getTime() ||
+    !session.staffUser.isActive
+  ) {
+    throw invalidSession();
+  }
+  if (session.store.status === 'SUSPENDED') throw storeSuspended();
+
+  if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
+    // Conditional, so that concurrent requests of one session write it once.
+    await prisma.session.updateMany({
+      where: { id: session.id, lastSeenAt: { lte: new Date(now.getTime() - LAST_SEEN_INTERVAL_MS) } },
+      data: { lastSeenAt: now },
+    });
+  }
+  return {
+    kind: 'session',
+    sessionId: session.id,
+    staffUserId: session.staffUser.id,
+    storeId: session.storeId,
+    plan: session.store.plan,
+    role: session.staffUser.role,
+  };
+}
+
+/** Ends a session (revokedAt = now) and records it; false when it was already ended or never existed. */
+export async function logout(
+  prisma: Db,
+  sessionId: string,
+  now: Date,
+  meta: { ip?: string } = {},
+): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const session = await tx.session.findUnique({
+      where: { id: sessionId },
+      select: { id: true, storeId: true, staffUserId: true },
+    });
+    if (!session) return false;
+    const { count } = await tx.session.updateMany({
+      where: { id: sessionId, revokedAt: null },
+      data: { revokedAt: now },
+    });
+    if (count === 0) return false;
+    await tx.auditEntry.create({
+      data: {
+        storeId: session.storeId,
+        actorType: 'staff',
+        actorId: session.staffUserId,
+        action: 'session.logout',
+        targetType: 'session',
+        targetId: session.id,
+        ip: meta.ip,
+        createdAt: now,
+      },
+    });
+    return true;
+  });
+}

@@ -1,0 +1,101 @@
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
+import type PrismaTypes from '../prisma/generated/pothos-types';
+import { getDatamodel } from '../prisma/generated/pothos-types';
+import { hasScope } from './auth/principal';
+import type { ScopeAction, ScopePair, ScopeResource } from './auth/scopes';
+import type { Context } from './context';
+import { AppError } from './errors';
+
+export interface Types {
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { scope: ScopePair };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+    Long: { Input: number; Output: number | bigint };
+  };
+  DefaultFieldNullability: false;
+}
+
+export const builder = new SchemaBuilder<Types>({
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (ctx) => ({
+      scope: (pair: ScopePair) => {
+        const [resource, action] = pair.split(':') as [ScopeResource, ScopeAction];
+        return hasScope(ctx.principal, resource, action);
+      },
+    }),
+    unauthorizedError: (_parent, ctx, _info, result) => {
+      if (ctx.principal?.kind === 'session') {
+        return new AppError(
+          'FORBIDDEN',
+          'Through a dashboard session only owners and admins manage API keys and webhooks',
+        );
+      }
+      const pair = requiredPair(result.failure);
+      return new AppError(
+        'INSUFFICIENT_SCOPE',
+        `This API key lacks the required scope${pair ? ` ${pair}` : ''}`,
+      );
+    },
+  },
+  prisma: {
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+  },
+});
+
+/** The (resource, action) pair a failed check asked for, to name it in the error. */
+function requiredPair(failure: AuthFailure): string | undefined {
+  if ('parameter' in failure && typeof failure.parameter === 'string') return failure.parameter;
+  if ('failures' in failure) return failure.failures.map(requiredPair).find(Boolean);
+  return undefined;
+}
+
+/** Each root field declares exactly one (resource, action) pair through this. */
+export const requireScope = (resource: ScopeResource, action: ScopeAction) => ({
+  scope: `${resource}:${action}` as ScopePair,
+});
+
+builder.queryType({});
+builder.mutationType({});
+
+builder.scalarType('DateTime', {
+  description: 'An ISO 8601 date-time in UTC',
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = typeof value === 'string' ? new Date(value) : new Date(Number.NaN);
+    if (Number.isNaN(date.getTime()))
+      throw new AppError('VALIDATION_ERROR', 'Expected an ISO 8601 date-time');
+    return date;
+  },
+});
+
+builder.scalarType('JSON', {
+  description: 'Any JSON value',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+builder.scalarType('Long', {
+  description: 'A whole number up to 2^53 - 1 (counts that can outgrow a 32-bit Int)',
+  serialize: (value) => Number(value),
+  parseValue: (value) => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      throw new AppError('VALIDATION_ERROR', 'Expected a whole number');
+    }
+    return value;
+  },
+});

@@ -1,0 +1,36 @@
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../prisma/generated/client/client';
+import type { AuthTarget } from './auth/invalidation';
+import type { Principal } from './auth/principal';
+import { AppError } from './errors';
+
+/** Failed sign-ins are throttled per account and per client address. */
+export interface LoginThrottle {
+  check(email: string, ip: string | undefined): Promise<void>;
+  fail(email: string, ip: string | undefined): Promise<void>;
+  succeed(email: string, ip: string | undefined): Promise<void>;
+}
+
+/** What every request's context carries from the process (built once in src/runtime.ts). */
+export interface RequestServices {
+  prisma: PrismaClient;
+  now: () => Date;
+  /** After a key or store changes: drops it from every API process's verified-key cache. */
+  invalidateAuth: (target: AuthTarget) => Promise<void>;
+  loginThrottle: LoginThrottle;
+}
+
+/** The per-request context shared by GraphQL, the REST adapter and MCP. */
+export interface Context extends RequestServices {
+  principal: Principal | null;
+  requestId: string;
+  clientAddress: string | undefined;
+  userAgent: string | undefined;
+  log: Logger;
+}
+
+/** The caller's store; every service query is filtered by it. */
+export function storeIdOf(ctx: Context): string {
+  if (!ctx.principal) throw new AppError('UNAUTHENTICATED', 'Authentication is required');
+  return ctx.principal.storeId;
+}

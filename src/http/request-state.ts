@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal';
+
+export interface RequestState {
+  requestId: string;
+  log: Logger;
+  clientAddress: string | undefined;
+  principal: Principal | null;
+  startedAt: bigint;
+}
+
+declare global {
+  namespace Express {
+    interface Request {
+      state: RequestState;
+    }
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Gives every request an id (a sane incoming X-Request-Id is kept), a child logger and one log line. */
+export function requestState(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const requestId =
+      incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;
+    req.state = {
+      requestId,
+      log: logger.child({ requestId }),
+      clientAddress: req.ip,
+      principal: null,
+      startedAt: process.hrtime.bigint(),
+    };
+    res.setHeader('X-Request-Id', requestId);
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - req.state.startedAt) / 1e6;
+      req.state.log.info(
+        {
+          method: req.method,
+          path: req.originalUrl.split('?')[0],
+          status: res.statusCode,
+          ms: Math.round(ms * 100) / 100,
+          ...principalLogFields(req.state.principal),
+          ip: req.state.clientAddress,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+function principalLogFields(principal: Principal | null) {
+  if (!principal) return {};
+  return principal.kind === 'apiKey' ? { keyId: principal.keyId } : { staffUserId: principal.staffUserId };
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { allowlistEntryError } from '../../auth/ip-allowlist';
+import { scopeActions, scopeResources } from '../../auth/scopes';
+
+export const environments = ['production', 'staging', 'development'] as const;
+
+export const scopeObjectInput = z.object({
+  resource: z.enum(scopeResources),
+  actions: z.array(z.enum(scopeActions)).min(1, 'must name at least one action'),
+});
+
+export const ipAllowlistInput = z
+  .array(z.string())
+  .max(100, 'at most 100 entries')
+  .superRefine((entries, ctx) => {
+    entries.forEach((entry, index) => {
+      const error = allowlistEntryError(entry);
+      if (error) ctx.addIssue({ code: 'custom', path: [index], message: error });
+    });
+  });
+
+/** The rules of a new key's fields, shared by the CLI and the API. `now` decides what "future" means. */
+export const newApiKeyInput = (now: Date) =>
+  z.object({
+    keyName: z.string().trim().min(1, 'is required').max(100, 'at most 100 characters'),
+    environment: z.enum(environments),
+    scopes: z.array(scopeObjectInput).min(1, 'must grant at least one scope'),
+    ipAllowlist: ipAllowlistInput.nullish(),
+    expiresAt: z
+      .date()
+      .refine((date) => date.getTime() > now.getTime(), 'must be in the future')
+      .nullish(),
+    usageLimit: z
+      .number()
+      .int('must be an integer')
+      .positive('must be a positive integer')
+      .max(2_147_483_647, 'must be at most 2147483647')
+      .nullish(),
+  });
+
+export type NewApiKeyInput = z.input<ReturnType<typeof newApiKeyInput>>;
+
+/** PATCH /api-key/{keyId}: every field optional; null clears expiresAt, usageLimit and ipAllowlist. */
+export const apiKeyUpdateInput = (now: Date) =>
+  newApiKeyInput(now)
+    .omit({ environment: true })
+    .partial()
+    .extend({ isActive: z.boolean().optional() })
+    .strict();
+
+export const MAX_GRACE_SECONDS = 604_800;
+
+/** Rotate (default one day) and revoke (default none) take an optional grace period. */
+export const graceInput = (defaultSeconds: number) =>
+  z
+    .object({
+      gracePeriodSeconds: z
+        .number()
+        .int('must be an integer')
+        .min(0, 'must be at least 0')
+        .max(MAX_GRACE_SECONDS, `must be at most ${MAX_GRACE_SECONDS} (7 days)`)
+        .nullish()
+        .transform((value) => value ?? defaultSeconds),
+    })
+    .strict();

@@ -1,0 +1,215 @@
+import type { Prisma } from '../../../prisma/generated/client/client';
+import type { ApiKeyEnvironment, ApiKeyStatus } from '../../../prisma/generated/client/enums';
+import { generateApiKeySecret, hashSecret, lastFour } from '../../auth/api-key-secret';
+import { type ScopeObject, toScopePairs } from '../../auth/scopes';
+import { type Context, storeIdOf } from '../../context';
+import type { Tx } from '../../db';
+import { AppError, notFound } from '../../errors';
+import { parseInput } from '../../validation';
+import { recordAudit } from '../audit/service';
+import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { planFeatures } from '../stores/plans';
+import { apiKeyUpdateInput, graceInput, newApiKeyInput } from './input';
+import { issueApiKey } from './issue';
+
+export const apiKeySortFields = ['createdAt', 'keyName', 'lastUsedAt'] as const;
+export type ApiKeySortField = (typeof apiKeySortFields)[number];
+
+export const ROTATE_DEFAULT_GRACE_SECONDS = 86_400;
+export const REVOKE_DEFAULT_GRACE_SECONDS = 0;
+
+/** Key management needs a plan with API access, also through a dashboard session. */
+export function assertApiAccess(ctx: Context): string {
+  const storeId = storeIdOf(ctx);
+  if (ctx.principal && !planFeatures[ctx.principal.plan].apiAccess) {
+    throw new AppError('PLAN_NOT_ELIGIBLE', `API keys are not included in the ${ctx.principal.plan} plan`);
+  }
+  return storeId;
+}
+
+/**
+ * A key may only grant (resource, action) pairs it holds itself; owners and admins signed in
+ * through a session may grant any.
+ */
+function assertMayGrant(ctx: Context, scopes: ScopeObject[] | undefined): void {
+  if (!scopes || ctx.principal?.kind !== 'apiKey') return;
+  const held = ctx.principal.scopes;
+  const missing = toScopePairs(scopes).filter((pair) => !held.has(pair));
+  if (missing.length > 0) {
+    throw new AppError(
+      'INSUFFICIENT_SCOPE',
+      `A key cannot grant scopes it does not hold: ${missing.join(', ')}`,
+    );
+  }
+}
+
+async function findKey(ctx: Context, keyId: string, storeId: string) {
+  const key = await ctx.prisma.apiKey.findFirst({ where: { id: keyId, storeId } });
+  if (!key) throw notFound('API key');
+  return key;
+}
+
+/**
+ * Writes a change to a key (and what `alsoInTx` adds) with its audit entry in one transaction, then
+ * tells every API process to drop the key from its verified-key cache.
+ */
+async function changeKey(
+  ctx: Context,
+  keyId: string,
+  data: Prisma.ApiKeyUpdateInput,
+  audit: { action: string; details: Prisma.InputJsonValue },
+  alsoInTx?: (tx: Tx) => Promise<void>,
+) {
+  const key = await ctx.prisma.$transaction(async (tx) => {
+    await alsoInTx?.(tx);
+    const updated = await tx.apiKey.update({ where: { id: keyId }, data });
+    await recordAudit(tx, ctx, {
+      action: audit.action,
+      targetType: 'api_key',
+      targetId: keyId,
+      details: audit.details,
+    });
+    return updated;
+  });
+  await ctx.invalidateAuth({ keyId });
+  return key;
+}
+
+export interface ApiKeyFilter {
+  status?: ApiKeyStatus | null;
+  environment?: ApiKeyEnvironment | null;
+  q?: string | null;
+}
+
+export async function listApiKeys(ctx: Context, args: PageArgs<ApiKeySortField> & ApiKeyFilter) {
+  const q = args.q?.trim();
+  const where: Prisma.ApiKeyWhereInput = {
+    storeId: assertApiAccess(ctx),
+    ...(args.status ? { status: args.status } : {}),
+    ...(args.environment ? { environment: args.environment } : {}),
+    ...(q ? { keyName: { contains: q, mode: 'insensitive' } } : {}),
+  };
+  const page = resolvePage(args, 'createdAt');
+  const [items, total] = await Promise.all([
+    ctx.prisma.apiKey.findMany({ where, orderBy: stableOrder(page), skip: page.skip, take: page.limit }),
+    ctx.prisma.apiKey.count({ where }),
+  ]);
+  return toPage(items, total, page);
+}
+
+export async function getApiKey(ctx: Context, keyId: string) {
+  return findKey(ctx, keyId, assertApiAccess(ctx));
+}
+
+export async function createApiKey(ctx: Context, input: unknown) {
+  const storeId = assertApiAccess(ctx);
+  const fields = parseInput(newApiKeyInput(ctx.now()), input, 'input');
+  assertMayGrant(ctx, fields.scopes);
+  const principal = ctx.principal;
+  return ctx.prisma.$transaction(async (tx) => {
+    const issued = await issueApiKey(tx, storeId, fields, {
+      now: ctx.now(),
+      createdByKeyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
+      createdByStaffId: principal?.kind === 'session' ? principal.staffUserId : undefined,
+    });
+    const key = await tx.apiKey.findUniqueOrThrow({ where: { id: issued.keyId } });
+    await recordAudit(tx, ctx, {
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: key.id,
+      details: { keyName: key.keyName, environment: key.environment, scopes: key.scopes },
+    });
+    return { ...key, secret: issued.secret };
+  });
+}
+
+export async function updateApiKey(ctx: Context, keyId: string, input: unknown) {
+  const storeId = assertApiAccess(ctx);
+  const fields = parseInput(apiKeyUpdateInput(ctx.now()), input, 'input');
+  assertMayGrant(ctx, fields.scopes);
+  const existing = await findKey(ctx, keyId, storeId);
+  if (existing.status === 'revoked' && fields.isActive !== undefined) {
+    throw new AppError('CONFLICT', 'A revoked key cannot be activated or deactivated');
+  }
+  const data: Prisma.ApiKeyUpdateInput = {
+    ...(fields.keyName !== undefined ? { keyName: fields.keyName } : {}),
+    ...(fields.scopes !== undefined ? { scopes: toScopePairs(fields.scopes) } : {}),
+    ...(fields.ipAllowlist !== undefined ? { ipAllowlist: fields.ipAllowlist ?? [] } : {}),
+    ...(fields.expiresAt !== undefined ? { expiresAt: fields.expiresAt } : {}),
+    ...(fields.usageLimit !== undefined ? { usageLimit: fields.usageLimit } : {}),
+    ...(fields.isActive !== undefined ? { status: fields.isActive ? 'active' : 'inactive' } : {}),
+  };
+  return changeKey(ctx, keyId, data, {
+    action: 'api_key.updated',
+    details: { changed: Object.keys(fields) },
+  });
+}
+
+/** Revocation holds at once, or when the grace period given now ends; then `API_KEY_REVOKED`. */
+export async function revokeApiKey(ctx: Context, keyId: string, input: unknown) {
+  const storeId = assertApiAccess(ctx);
+  const { gracePeriodSeconds } = parseInput(graceInput(REVOKE_DEFAULT_GRACE_SECONDS), input ?? {}, 'input');
+  const existing = await findKey(ctx, keyId, storeId);
+  if (existing.status === 'revoked') throw new AppError('CONFLICT', 'The API key is already revoked');
+  const effectiveAt = new Date(ctx.now().getTime() + gracePeriodSeconds * 1000);
+  return changeKey(
+    ctx,
+    keyId,
+    { status: 'revoked', revokedAt: effectiveAt },
+    { action: 'api_key.revoked', details: { gracePeriodSeconds, effectiveAt: effectiveAt.toISOString() } },
+  );
+}
+
+/**
+ * Issues a new secret; the current one keeps working until the grace ends (default one day), then
+ * `API_KEY_GRACE_PERIOD_EXPIRED`. Secrets already in a grace period keep theirs, never longer; old
+ * secrets stay stored (as hashes) so that they keep answering GRACE_PERIOD_EXPIRED, not INVALID_API_KEY.
+ */
+export async function rotateApiKey(ctx: Context, keyId: string, input: unknown) {
+  const storeId = assertApiAccess(ctx);
+  const { gracePeriodSeconds } = parseInput(graceInput(ROTATE_DEFAULT_GRACE_SECONDS), input ?? {}, 'input');
+  const existing = await findKey(ctx, keyId, storeId);
+  if (existing.status === 'revoked') throw new AppError('CONFLICT', 'A revoked key cannot be rotated');
+  const now = ctx.now();
+  const graceEndsAt = new Date(now.getTime() + gracePeriodSeconds * 1000);
+  const secret = generateApiKeySecret();
+  const key = await changeKey(
+    ctx,
+    keyId,
+    { lastFour: lastFour(secret), rotatedAt: now },
+    {
+      action: 'api_key.rotated',
+      details: { gracePeriodSeconds, oldSecretValidUntil: graceEndsAt.toISOString() },
+    },
+    async (tx) => {
+      await tx.apiKeySecret.updateMany({
+        where: { apiKeyId: keyId, graceEndsAt: null },
+        data: { graceEndsAt },
+      });
+      await tx.apiKeySecret.updateMany({
+        where: { apiKeyId: keyId, graceEndsAt: { gt: graceEndsAt } },
+        data: { graceEndsAt },
+      });
+      await tx.apiKeySecret.create({
+        data: { apiKeyId: keyId, hash: hashSecret(secret), lastFour: lastFour(secret) },
+      });
+    },
+  );
+  return { ...key, secret };
+}
+
+export async function deleteApiKey(ctx: Context, keyId: string) {
+  const storeId = assertApiAccess(ctx);
+  const existing = await findKey(ctx, keyId, storeId);
+  await ctx.prisma.$transaction(async (tx) => {
+    await tx.apiKey.delete({ where: { id: existing.id } });
+    await recordAudit(tx, ctx, {
+      action: 'api_key.deleted',
+      targetType: 'api_key',
+      targetId: keyId,
+      details: { keyName: existing.keyName },
+    });
+  });
+  await ctx.invalidateAuth({ keyId });
+  return { keyId, deleted: true };
+}

@@ -1,0 +1,109 @@
+import { builder, requireScope } from '../../builder';
+import { idempotencyArg } from '../idempotency-arg';
+import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import {
+  categorySortFields,
+  createCategory,
+  deleteCategory,
+  findCategoriesForConnection,
+  getCategory,
+  listCategories,
+  updateCategory,
+} from './service';
+
+export const CategoryRef = builder.prismaObject('Category', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    description: t.exposeString('description', { nullable: true }),
+    parentId: t.exposeString('parentId', { nullable: true }),
+    position: t.exposeInt('position'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const CategorySortFieldEnum = builder.enumType('CategorySortField', { values: categorySortFields });
+const CategoryPage = pageType('Category', CategoryRef);
+
+builder.queryFields((t) => ({
+  categories: t.field({
+    type: CategoryPage,
+    description: 'Categories of the store, a page at a time; `q` matches name or slug',
+    authScopes: requireScope('CATEGORIES', 'READ'),
+    args: { ...pageArgs(t.arg, CategorySortFieldEnum), q: t.arg.string() },
+    resolve: (_root, args, ctx) => listCategories(ctx, args),
+  }),
+  categoriesConnection: t.prismaConnection(
+    {
+      type: 'Category',
+      cursor: 'id',
+      description: 'Categories as a Relay connection, for frontends',
+      authScopes: requireScope('CATEGORIES', 'READ'),
+      args: {
+        q: t.arg.string(),
+        sortBy: t.arg({ type: CategorySortFieldEnum }),
+        sortDirection: t.arg({ type: SortDirectionEnum }),
+      },
+      resolve: (query, _root, args, ctx) => findCategoriesForConnection(ctx, query, args),
+    },
+    { name: 'CategoryConnection' },
+    { name: 'CategoryEdge' },
+  ),
+  category: t.prismaField({
+    type: 'Category',
+    authScopes: requireScope('CATEGORIES', 'READ'),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => getCategory(ctx, String(args.id), query),
+  }),
+}));
+
+const CreateCategoryInput = builder.inputType('CreateCategoryInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    slug: t.string({ description: 'Derived from the name when absent; unique in the store' }),
+    description: t.string(),
+    parentId: t.string({ description: 'Another category of the store' }),
+    position: t.int(),
+  }),
+});
+
+const UpdateCategoryInput = builder.inputType('UpdateCategoryInput', {
+  fields: (t) => ({
+    name: t.string(),
+    slug: t.string(),
+    description: t.string(),
+    parentId: t.string(),
+    position: t.int(),
+  }),
+});
+
+const DeletedCategoryRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedCategory').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
+});
+
+builder.mutationFields((t) => ({
+  createCategory: t.prismaField({
+    type: 'Category',
+    authScopes: requireScope('CATEGORIES', 'WRITE'),
+    args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateCategoryInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) => createCategory(ctx, input),
+  }),
+  updateCategory: t.prismaField({
+    type: 'Category',
+    authScopes: requireScope('CATEGORIES', 'UPDATE'),
+    args: {
+      ...idempotencyArg(t.arg),
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: UpdateCategoryInput, required: true }),
+    },
+    resolve: (_query, _root, { id, input }, ctx) => updateCategory(ctx, String(id), input),
+  }),
+  deleteCategory: t.field({
+    type: DeletedCategoryRef,
+    authScopes: requireScope('CATEGORIES', 'DELETE'),
+    args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => deleteCategory(ctx, String(id)),
+  }),
+}));

@@ -1,0 +1,149 @@
+import type { Category, Prisma } from '../../../prisma/generated/client/client';
+import { type Context, storeIdOf } from '../../context';
+import type { Tx } from '../../db';
+import { AppError, notFound } from '../../errors';
+import { parseInput } from '../../validation';
+import { emitEvent } from '../events/outbox';
+import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { slugify } from '../slug';
+import { categoryUpdateInput, newCategoryInput } from './input';
+
+export const categorySortFields = ['createdAt', 'name', 'position'] as const;
+export type CategorySortField = (typeof categorySortFields)[number];
+
+export interface CategoryFilter {
+  q?: string | null;
+}
+
+function categoryWhere(storeId: string, filter: CategoryFilter): Prisma.CategoryWhereInput {
+  const q = filter.q?.trim();
+  return {
+    storeId,
+    ...(q
+      ? {
+          OR: [
+            { name: { contains: q, mode: 'insensitive' } },
+            { slug: { contains: q, mode: 'insensitive' } },
+          ],
+        }
+      : {}),
+  };
+}
+
+export async function listCategories(ctx: Context, args: PageArgs<CategorySortField> & CategoryFilter) {
+  const where = categoryWhere(storeIdOf(ctx), args);
+  const page = resolvePage(args, 'createdAt');
+  const [items, total] = await Promise.all([
+    ctx.prisma.category.findMany({ where, orderBy: stableOrder(page), skip: page.skip, take: page.limit }),
+    ctx.prisma.category.count({ where }),
+  ]);
+  return toPage(items, total, page);
+}
+
+/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+export function findCategoriesForConnection<Q extends object>(
+  ctx: Context,
+  query: Q,
+  args: CategoryFilter & { sortBy?: CategorySortField | null; sortDirection?: 'asc' | 'desc' | null },
+) {
+  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
+  return ctx.prisma.category.findMany({
+    ...query,
+    where: categoryWhere(storeIdOf(ctx), args),
+    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+  });
+}
+
+export async function getCategory<Q extends object>(ctx: Context, id: string, query?: Q) {
+  const category = await ctx.prisma.category.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
+  if (!category) throw notFound('Category');
+  return category;
+}
+
+/** The category as REST, GraphQL and event payloads show it. */
+export const categoryPayload = (category: Category) => ({
+  id: category.id,
+  name: category.name,
+  slug: category.slug,
+  description: category.description,
+  parentId: category.parentId,
+  position: category.position,
+  createdAt: category.createdAt.toISOString(),
+  updatedAt: category.updatedAt.toISOString(),
+});
+
+/** A parent must be another category of the same store, and never the category itself or below it. */
+async function assertParent(tx: Tx, storeId: string, parentId: string | null | undefined, selfId?: string) {
+  if (!parentId) return;
+  const fail = (message: string) =>
+    new AppError('VALIDATION_ERROR', `input.parentId: ${message}`, [{ path: 'input.parentId', message }]);
+  for (let id: string | null = parentId, depth = 0; id; depth++) {
+    if (id === selfId) throw fail('would make the category its own ancestor');
+    const parent: { parentId: string | null } | null = await tx.category.findFirst({
+      where: { id, storeId },
+      select: { parentId: true },
+    });
+    if (!parent) throw fail('no such category');
+    if (depth > 50) throw fail('the category tree is too deep');
+    id = parent.parentId;
+  }
+}
+
+export async function createCategory(ctx: Context, input: unknown) {
+  const storeId = storeIdOf(ctx);
+  const fields = parseInput(newCategoryInput, input, 'input');
+  return ctx.prisma.$transaction(async (tx) => {
+    await assertParent(tx, storeId, fields.parentId);
+    const category = await tx.category.create({
+      data: {
+        ...fields,
+        slug: fields.slug ?? slugify(fields.name),
+        storeId,
+        createdAt: ctx.now(),
+        updatedAt: ctx.now(),
+      },
+    });
+    await emitEvent(tx, {
+      storeId,
+      type: 'category.created',
+      data: { object: categoryPayload(category) },
+      now: ctx.now(),
+    });
+    return category;
+  });
+}
+
+export async function updateCategory(ctx: Context, id: string, input: unknown) {
+  const storeId = storeIdOf(ctx);
+  const fields = parseInput(categoryUpdateInput, input, 'input');
+  return ctx.prisma.$transaction(async (tx) => {
+    const existing = await tx.category.findFirst({ where: { id, storeId }, select: { id: true } });
+    if (!existing) throw notFound('Category');
+    await assertParent(tx, storeId, fields.parentId, id);
+    const category = await tx.category.update({ where: { id }, data: { ...fields, updatedAt: ctx.now() } });
+    await emitEvent(tx, {
+      storeId,
+      type: 'category.updated',
+      data: { object: categoryPayload(category) },
+      now: ctx.now(),
+    });
+    return category;
+  });
+}
+
+/** Products of a deleted category stay, uncategorised; its children move up to the root. */
+export async function deleteCategory(ctx: Context, id: string) {
+  const storeId = storeIdOf(ctx);
+  return ctx.prisma.$transaction(async (tx) => {
+    const existing = await tx.category.findFirst({ where: { id, storeId } });
+    if (!existing) throw notFound('Category');
+    await tx.category.delete({ where: { id } });
+    await emitEvent(tx, {
+      storeId,
+      type: 'category.deleted',
+      data: { object: categoryPayload(existing) },
+      now: ctx.now(),
+    });
+    return { id, deleted: true };
+  });
+}

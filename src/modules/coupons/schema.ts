@@ -1,0 +1,130 @@
+import { builder, requireScope } from '../../builder';
+import { idempotencyArg } from '../idempotency-arg';
+import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import {
+  couponSortFields,
+  createCoupon,
+  deleteCoupon,
+  findCouponsForConnection,
+  getCoupon,
+  listCoupons,
+  updateCoupon,
+} from './service';
+
+export const CouponTypeEnum = builder.enumType('CouponType', {
+  description: 'percent: value is a percentage (1–100); fixed: value is an amount in minor units',
+  values: ['percent', 'fixed'] as const,
+});
+
+export const CouponRef = builder.prismaObject('Coupon', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    code: t.exposeString('code', { description: 'Upper-case; unique in the store' }),
+    type: t.expose('type', { type: CouponTypeEnum }),
+    value: t.exposeInt('value', { description: 'Percent (1–100), or minor units for fixed coupons' }),
+    minSubtotalAmount: t.exposeInt('minSubtotalAmount', { nullable: true }),
+    maxRedemptions: t.exposeInt('maxRedemptions', { nullable: true }),
+    redemptionCount: t.exposeInt('redemptionCount', { description: 'Orders that used it; read-only' }),
+    startsAt: t.expose('startsAt', { type: 'DateTime', nullable: true }),
+    endsAt: t.expose('endsAt', { type: 'DateTime', nullable: true }),
+    isActive: t.exposeBoolean('isActive'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const CouponSortFieldEnum = builder.enumType('CouponSortField', { values: couponSortFields });
+const CouponPage = pageType('Coupon', CouponRef);
+
+builder.queryFields((t) => ({
+  coupons: t.field({
+    type: CouponPage,
+    description: 'Coupons of the store, a page at a time; `q` matches the code',
+    authScopes: requireScope('COUPONS', 'READ'),
+    args: { ...pageArgs(t.arg, CouponSortFieldEnum), q: t.arg.string(), isActive: t.arg.boolean() },
+    resolve: (_root, args, ctx) => listCoupons(ctx, args),
+  }),
+  couponsConnection: t.prismaConnection(
+    {
+      type: 'Coupon',
+      cursor: 'id',
+      description: 'Coupons as a Relay connection, for frontends',
+      authScopes: requireScope('COUPONS', 'READ'),
+      args: {
+        q: t.arg.string(),
+        isActive: t.arg.boolean(),
+        sortBy: t.arg({ type: CouponSortFieldEnum }),
+        sortDirection: t.arg({ type: SortDirectionEnum }),
+      },
+      resolve: (query, _root, args, ctx) => findCouponsForConnection(ctx, query, args),
+    },
+    { name: 'CouponConnection' },
+    { name: 'CouponEdge' },
+  ),
+  coupon: t.prismaField({
+    type: 'Coupon',
+    authScopes: requireScope('COUPONS', 'READ'),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => getCoupon(ctx, String(args.id), query),
+  }),
+}));
+
+const readOnlyNote = 'Read-only: sending it is refused (400 VALIDATION_ERROR)';
+
+const CreateCouponInput = builder.inputType('CreateCouponInput', {
+  fields: (t) => ({
+    code: t.string({ required: true, description: "3–40 of A–Z, 0–9, '-', '_'; stored upper-cased" }),
+    type: t.field({ type: CouponTypeEnum, required: true }),
+    value: t.int({ required: true, description: 'Percent 1–100, or at least 1 minor unit for fixed' }),
+    minSubtotalAmount: t.int({ description: 'Minor units' }),
+    maxRedemptions: t.int({ description: 'At least 1; null for no limit' }),
+    startsAt: t.field({ type: 'DateTime' }),
+    endsAt: t.field({ type: 'DateTime', description: 'After startsAt' }),
+    isActive: t.boolean(),
+    redemptionCount: t.int({ description: readOnlyNote }),
+  }),
+});
+
+const UpdateCouponInput = builder.inputType('UpdateCouponInput', {
+  fields: (t) => ({
+    code: t.string(),
+    type: t.field({ type: CouponTypeEnum }),
+    value: t.int(),
+    minSubtotalAmount: t.int(),
+    maxRedemptions: t.int({ description: 'Not below redemptionCount' }),
+    startsAt: t.field({ type: 'DateTime' }),
+    endsAt: t.field({ type: 'DateTime' }),
+    isActive: t.boolean(),
+    redemptionCount: t.int({ description: readOnlyNote }),
+  }),
+});
+
+const DeletedCouponRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedCoupon').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
+});
+
+builder.mutationFields((t) => ({
+  createCoupon: t.prismaField({
+    type: 'Coupon',
+    authScopes: requireScope('COUPONS', 'WRITE'),
+    args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateCouponInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) => createCoupon(ctx, input),
+  }),
+  updateCoupon: t.prismaField({
+    type: 'Coupon',
+    authScopes: requireScope('COUPONS', 'UPDATE'),
+    args: {
+      ...idempotencyArg(t.arg),
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: UpdateCouponInput, required: true }),
+    },
+    resolve: (_query, _root, { id, input }, ctx) => updateCoupon(ctx, String(id), input),
+  }),
+  deleteCoupon: t.field({
+    type: DeletedCouponRef,
+    description: 'Orders that used the coupon keep their amounts; their couponId becomes null',
+    authScopes: requireScope('COUPONS', 'DELETE'),
+    args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => deleteCoupon(ctx, String(id)),
+  }),
+}));

@@ -1,0 +1,74 @@
+import { type ErrorDetail, validationError } from '../../errors';
+
+/** DESIGN "Pagination": page ≥ 1 (default 1), limit 1…100 (default 25), sortDirection asc|desc (default desc). */
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+export type SortDirection = 'asc' | 'desc';
+
+export interface PageArgs<SortField extends string> {
+  page?: number | null;
+  limit?: number | null;
+  sortBy?: SortField | null;
+  sortDirection?: SortDirection | null;
+}
+
+export interface ResolvedPage<SortField extends string> {
+  page: number;
+  limit: number;
+  skip: number;
+  sortBy: SortField;
+  direction: SortDirection;
+}
+
+export interface Page<T> {
+  items: T[];
+  totalResults: number;
+  currentPage: number;
+  limit: number;
+  lastPage: number;
+}
+
+export function resolvePage<SortField extends string>(
+  args: PageArgs<SortField>,
+  defaultSort: SortField,
+): ResolvedPage<SortField> {
+  const page = args.page ?? 1;
+  const limit = args.limit ?? DEFAULT_PAGE_SIZE;
+  const details: ErrorDetail[] = [];
+  if (!Number.isInteger(page) || page < 1)
+    details.push({ path: 'page', message: 'must be an integer of at least 1' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    details.push({ path: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` });
+  }
+  if (details.length > 0) throw validationError(details);
+  return {
+    page,
+    limit,
+    skip: (page - 1) * limit,
+    sortBy: args.sortBy ?? defaultSort,
+    direction: args.sortDirection ?? 'desc',
+  };
+}
+
+/** A stable order: the chosen field, ties broken by id in the same direction. */
+export function stableOrder<SortField extends string>(resolved: ResolvedPage<SortField>) {
+  return [{ [resolved.sortBy]: resolved.direction }, { id: resolved.direction }] as Array<
+    Record<SortField | 'id', SortDirection>
+  >;
+}
+
+/** lastPage is at least 1, so a client iterating from 1 to lastPage always makes one request. */
+export function toPage<T>(
+  items: T[],
+  totalResults: number,
+  resolved: { page: number; limit: number },
+): Page<T> {
+  return {
+    items,
+    totalResults,
+    currentPage: resolved.page,
+    limit: resolved.limit,
+    lastPage: Math.max(1, Math.ceil(totalResults / resolved.limit)),
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { SLUG_PATTERN } from '../slug';
+
+export const productStatuses = ['active', 'draft', 'archived'] as const;
+export type ProductStatusValue = (typeof productStatuses)[number];
+
+/** Amounts are integer minor units and must fit the INT4 columns. */
+const MAX_AMOUNT = 2_147_483_647;
+
+const amount = z
+  .number()
+  .int('must be an integer')
+  .min(0, 'must be at least 0')
+  .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`);
+
+const fields = {
+  name: z.string().trim().min(1, 'is required').max(200, 'at most 200 characters'),
+  slug: z.string().regex(SLUG_PATTERN, 'lowercase letters, digits and single dashes').max(100).optional(),
+  description: z.string().max(5000, 'at most 5000 characters').nullish(),
+  sku: z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters').nullish(),
+  priceAmount: amount,
+  compareAtAmount: amount.nullish(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be a 3-letter uppercase ISO 4217 code')
+    .optional(),
+  stock: amount.optional(),
+  status: z.enum(productStatuses, { message: `must be one of ${productStatuses.join(', ')}` }).optional(),
+  categoryId: z.string().min(1, 'must not be empty').nullish(),
+};
+
+const compareAtMessage = 'must be at least priceAmount';
+
+export const newProductInput = z
+  .object(fields)
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.compareAtAmount != null && value.compareAtAmount < value.priceAmount) {
+      ctx.addIssue({ code: 'custom', path: ['compareAtAmount'], message: compareAtMessage });
+    }
+  });
+
+/** compareAtAmount against priceAmount is checked in the service, against the stored values too. */
+export const productUpdateInput = z.object(fields).partial().strict();
+
+export const COMPARE_AT_MESSAGE = compareAtMessage;
+
+export type NewProductInput = z.output<typeof newProductInput>;
+export type ProductUpdateInput = z.output<typeof productUpdateInput>;

@@ -1,0 +1,100 @@
+import type { Prisma } from '../../../prisma/generated/client/client';
+import { type Context, storeIdOf } from '../../context';
+import { notFound, validationError } from '../../errors';
+import { parseInput } from '../../validation';
+import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { moderateReviewInput, type reviewStatuses } from './input';
+
+export const reviewSortFields = ['createdAt', 'rating'] as const;
+export type ReviewSortField = (typeof reviewSortFields)[number];
+
+export interface ReviewFilter {
+  q?: string | null;
+  status?: (typeof reviewStatuses)[number] | null;
+  productId?: string | null;
+  rating?: number | null;
+}
+
+function reviewWhere(storeId: string, filter: ReviewFilter): Prisma.ReviewWhereInput {
+  if (filter.rating != null && (!Number.isInteger(filter.rating) || filter.rating < 1 || filter.rating > 5)) {
+    throw validationError([{ path: 'rating', message: 'must be an integer from 1 to 5' }]);
+  }
+  const q = filter.q?.trim();
+  return {
+    storeId,
+    ...(q
+      ? {
+          OR: [
+            { title: { contains: q, mode: 'insensitive' } },
+            { body: { contains: q, mode: 'insensitive' } },
+          ],
+        }
+      : {}),
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.productId ? { productId: filter.productId } : {}),
+    ...(filter.rating != null ? { rating: filter.rating } : {}),
+  };
+}
+
+/**
+ * `query` is the Prisma plugin's selection for the page's items (relations such as `product`
+ * included), so a page is one findMany however many relations the client asks for.
+ */
+export async function listReviews<Q extends object>(
+  ctx: Context,
+  args: PageArgs<ReviewSortField> & ReviewFilter,
+  query?: Q,
+) {
+  const where = reviewWhere(storeIdOf(ctx), args);
+  const page = resolvePage(args, 'createdAt');
+  const [items, total] = await Promise.all([
+    ctx.prisma.review.findMany({
+      ...query,
+      where,
+      orderBy: stableOrder(page),
+      skip: page.skip,
+      take: page.limit,
+    }),
+    ctx.prisma.review.count({ where }),
+  ]);
+  return toPage(items, total, page);
+}
+
+/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+export function findReviewsForConnection<Q extends object>(
+  ctx: Context,
+  query: Q,
+  args: ReviewFilter & { sortBy?: ReviewSortField | null; sortDirection?: 'asc' | 'desc' | null },
+) {
+  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
+  return ctx.prisma.review.findMany({
+    ...query,
+    where: reviewWhere(storeIdOf(ctx), args),
+    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+  });
+}
+
+export async function getReview<Q extends object>(ctx: Context, id: string, query?: Q) {
+  const review = await ctx.prisma.review.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
+  if (!review) throw notFound('Review');
+  return review;
+}
+
+export async function moderateReview<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {
+  const storeId = storeIdOf(ctx);
+  const { status } = parseInput(moderateReviewInput, input, 'input');
+  return ctx.prisma.$transaction(async (tx) => {
+    const { count } = await tx.review.updateMany({
+      where: { id, storeId },
+      data: { status, updatedAt: ctx.now() },
+    });
+    if (count === 0) throw notFound('Review');
+    return tx.review.findUniqueOrThrow({ ...query, where: { id } });
+  });
+}
+
+export async function deleteReview(ctx: Context, id: string) {
+  const { count } = await ctx.prisma.review.deleteMany({ where: { id, storeId: storeIdOf(ctx) } });
+  if (count === 0) throw notFound('Review');
+  return { id, deleted: true };
+}

@@ -1,0 +1,84 @@
+import { Plan, StaffRole } from '../../../prisma/generated/client/enums';
+import type { LoginResult, SessionStaff, SessionStore } from '../../auth/sessions';
+import { builder } from '../../builder';
+import { currentSession, signIn, signOut } from './service';
+
+/*
+ * Dashboard sessions (DESIGN "Plans and stores"). These root fields declare no scope on purpose: a
+ * session carries a role, not scopes. `login` needs no credential (extensions.public lets a
+ * credential-less GraphQL request through to it); `logout` and `session` need a session principal.
+ */
+
+export const StaffRoleEnum = builder.enumType('StaffRole', { values: Object.values(StaffRole) });
+export const PlanEnum = builder.enumType('Plan', { values: Object.values(Plan) });
+
+const SessionStaffRef = builder.objectRef<SessionStaff>('SessionStaff').implement({
+  description: 'The signed-in staff member',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    name: t.exposeString('name'),
+    role: t.field({ type: StaffRoleEnum, resolve: (staff) => staff.role }),
+  }),
+});
+
+const SessionStoreRef = builder.objectRef<SessionStore>('SessionStore').implement({
+  description: 'The store the staff member belongs to',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    plan: t.field({ type: PlanEnum, resolve: (store) => store.plan }),
+  }),
+});
+
+const LoginResultRef = builder.objectRef<LoginResult>('LoginResult').implement({
+  description: 'A new dashboard session; the token is shown this once',
+  fields: (t) => ({
+    token: t.exposeString('token', {
+      description: 'Send as `Authorization: Bearer <token>` (or the tt_session cookie) until expiresAt',
+    }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    staff: t.field({ type: SessionStaffRef, resolve: (result) => result.staff }),
+    store: t.field({ type: SessionStoreRef, resolve: (result) => result.store }),
+  }),
+});
+
+type SessionInfo = { staff: SessionStaff; store: SessionStore; expiresAt: Date };
+
+const SessionInfoRef = builder.objectRef<SessionInfo>('SessionInfo').implement({
+  description: 'The current dashboard session',
+  fields: (t) => ({
+    staff: t.field({ type: SessionStaffRef, resolve: (info) => info.staff }),
+    store: t.field({ type: SessionStoreRef, resolve: (info) => info.store }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+
+const LoginInput = builder.inputType('LoginInput', {
+  fields: (t) => ({
+    email: t.string({ required: true }),
+    password: t.string({ required: true }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  login: t.field({
+    type: LoginResultRef,
+    description: 'Signs a staff member in with e-mail and password; failed attempts are throttled',
+    extensions: { public: true },
+    args: { input: t.arg({ type: LoginInput, required: true }) },
+    resolve: (_root, args, ctx) => signIn(ctx, args.input),
+  }),
+  logout: t.boolean({
+    description: 'Ends the current dashboard session',
+    resolve: (_root, _args, ctx) => signOut(ctx),
+  }),
+}));
+
+builder.queryField('session', (t) =>
+  t.field({
+    type: SessionInfoRef,
+    description: 'The current dashboard session: who, which store, until when',
+    resolve: (_root, _args, ctx) => currentSession(ctx),
+  }),
+);

@@ -1,0 +1,73 @@
+import type { SessionPrincipal } from '../../auth/principal';
+import { login, logout } from '../../auth/sessions';
+import type { Context } from '../../context';
+import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+
+const MAX_EMAIL = 320;
+const MAX_PASSWORD = 1024;
+
+function validateLogin(input: LoginInput): void {
+  const details: ErrorDetail[] = [];
+  const email = input.email.trim();
+  if (!email) details.push({ path: 'input.email', message: 'is required' });
+  else if (email.length > MAX_EMAIL)
+    details.push({ path: 'input.email', message: `is longer than ${MAX_EMAIL} characters` });
+  if (!input.password) details.push({ path: 'input.password', message: 'is required' });
+  else if (input.password.length > MAX_PASSWORD)
+    details.push({ path: 'input.password', message: `is longer than ${MAX_PASSWORD} characters` });
+  if (details.length > 0) throw validationError(details);
+}
+
+/** logout and session act on the caller's own dashboard session; an API key has none. */
+export function requireSession(ctx: Context): SessionPrincipal {
+  if (ctx.principal?.kind !== 'session') {
+    throw new AppError('UNAUTHENTICATED', 'This operation needs a dashboard session; sign in first');
+  }
+  return ctx.principal;
+}
+
+/**
+ * Sign-in through any front door: the throttle is asked first (a blocked account or address is
+ * refused even with the right password), each 401 counts as a failure, a success clears the
+ * account's count.
+ */
+export async function signIn(ctx: Context, input: LoginInput) {
+  validateLogin(input);
+  const ip = ctx.clientAddress;
+  await ctx.loginThrottle.check(input.email, ip);
+  try {
+    const result = await login(ctx.prisma, input, { ip, userAgent: ctx.userAgent, now: ctx.now() });
+    await ctx.loginThrottle.succeed(input.email, ip);
+    return result;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'UNAUTHENTICATED')
+      await ctx.loginThrottle.fail(input.email, ip);
+    throw error;
+  }
+}
+
+export async function signOut(ctx: Context): Promise<boolean> {
+  const principal = requireSession(ctx);
+  await logout(ctx.prisma, principal.sessionId, ctx.now(), { ip: ctx.clientAddress });
+  return true;
+}
+
+/** Who is signed in, to which store, until when. */
+export async function currentSession(ctx: Context) {
+  const principal = requireSession(ctx);
+  const session = await ctx.prisma.session.findUnique({
+    where: { id: principal.sessionId },
+    select: {
+      expiresAt: true,
+      staffUser: { select: { id: true, email: true, name: true, role: true } },
+      store: { select: { id: true, name: true, plan: true } },
+    },
+  });
+  if (!session) throw notFound('Session');
+  return { staff: session.staffUser, store: session.store, expiresAt: session.expiresAt };
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { StaffRole } from '../../../prisma/generated/client/enums';
+
+const roles = Object.values(StaffRole) as [StaffRole, ...StaffRole[]];
+
+/** E-mail addresses are compared and stored trimmed and lower-cased (the sign-in name, unique across stores). */
+export const emailInput = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+  z.email('must be an e-mail address').max(320, 'at most 320 characters'),
+);
+
+const name = z.string().trim().min(1, 'is required').max(100, 'at most 100 characters');
+const role = z.enum(roles, { error: `must be one of ${roles.join(', ')}` });
+const password = z.string().min(8, 'must be at least 8 characters').max(200, 'at most 200 characters');
+
+/** An invitation: without a password the user cannot sign in until one is set. */
+export const inviteStaffInput = z
+  .object({ email: emailInput, name, role, password: password.nullish() })
+  .strict();
+
+export const staffUpdateInput = z
+  .object({
+    name: name.optional(),
+    role: role.optional(),
+    isActive: z.boolean('must be true or false').optional(),
+    password: password.optional(),
+  })
+  .strict();

@@ -1,0 +1,126 @@
+import { builder, requireScope } from '../../builder';
+import { idempotencyArg } from '../idempotency-arg';
+import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { StaffRoleEnum } from '../sessions/schema';
+import {
+  findStaffForConnection,
+  getStaffMember,
+  inviteStaff,
+  listStaff,
+  removeStaff,
+  staffSelect,
+  staffSortFields,
+  updateStaff,
+} from './service';
+
+/** A staff user of the store as the API shows it: never the password hash. */
+export const StaffMemberRef = builder.prismaObject('StaffUser', {
+  name: 'StaffMember',
+  description: 'A staff user of the store (signs in to the dashboard with e-mail and password)',
+  // Only these columns are ever loaded for the API, so the password hash is never even read.
+  select: staffSelect,
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    name: t.exposeString('name'),
+    role: t.expose('role', { type: StaffRoleEnum }),
+    isActive: t.exposeBoolean('isActive'),
+    lastLoginAt: t.expose('lastLoginAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const StaffSortFieldEnum = builder.enumType('StaffSortField', { values: staffSortFields });
+const StaffMemberPage = pageType('StaffMember', StaffMemberRef);
+
+builder.queryFields((t) => ({
+  staffMembers: t.field({
+    type: StaffMemberPage,
+    description: 'Staff of the store, a page at a time; `q` matches name or e-mail',
+    authScopes: requireScope('STAFF', 'READ'),
+    args: {
+      ...pageArgs(t.arg, StaffSortFieldEnum),
+      q: t.arg.string(),
+      role: t.arg({ type: StaffRoleEnum }),
+    },
+    resolve: (_root, args, ctx) => listStaff(ctx, args),
+  }),
+  staffMembersConnection: t.prismaConnection(
+    {
+      type: StaffMemberRef,
+      cursor: 'id',
+      description: 'Staff as a Relay connection, for frontends',
+      authScopes: requireScope('STAFF', 'READ'),
+      args: {
+        q: t.arg.string(),
+        role: t.arg({ type: StaffRoleEnum }),
+        sortBy: t.arg({ type: StaffSortFieldEnum }),
+        sortDirection: t.arg({ type: SortDirectionEnum }),
+      },
+      resolve: (query, _root, args, ctx) => findStaffForConnection(ctx, query, args),
+    },
+    { name: 'StaffMemberConnection' },
+    { name: 'StaffMemberEdge' },
+  ),
+  staffMember: t.prismaField({
+    type: StaffMemberRef,
+    authScopes: requireScope('STAFF', 'READ'),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => getStaffMember(ctx, String(args.id), query),
+  }),
+}));
+
+const InviteStaffInput = builder.inputType('InviteStaffInput', {
+  fields: (t) => ({
+    email: t.string({ required: true, description: 'Sign-in e-mail, unique across all stores' }),
+    name: t.string({ required: true }),
+    role: t.field({ type: StaffRoleEnum, required: true }),
+    password: t.string({
+      description: 'At least 8 characters; without one the user cannot sign in until one is set',
+    }),
+  }),
+});
+
+const UpdateStaffInput = builder.inputType('UpdateStaffInput', {
+  fields: (t) => ({
+    name: t.string(),
+    role: t.field({ type: StaffRoleEnum, description: 'The last active OWNER cannot be demoted' }),
+    isActive: t.boolean({
+      description:
+        'false deactivates and ends the user’s sessions; the last active OWNER cannot be deactivated',
+    }),
+    password: t.string({ description: 'Sets a new password (at least 8 characters)' }),
+  }),
+});
+
+const RemovedStaffRef = builder.objectRef<{ id: string; deleted: boolean }>('RemovedStaffMember').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
+});
+
+builder.mutationFields((t) => ({
+  inviteStaff: t.field({
+    type: StaffMemberRef,
+    description: 'Adds a staff member to the store',
+    authScopes: requireScope('STAFF', 'WRITE'),
+    args: { ...idempotencyArg(t.arg), input: t.arg({ type: InviteStaffInput, required: true }) },
+    resolve: (_root, { input }, ctx) => inviteStaff(ctx, input),
+  }),
+  updateStaff: t.field({
+    type: StaffMemberRef,
+    authScopes: requireScope('STAFF', 'UPDATE'),
+    args: {
+      ...idempotencyArg(t.arg),
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: UpdateStaffInput, required: true }),
+    },
+    resolve: (_root, { id, input }, ctx) => updateStaff(ctx, String(id), input),
+  }),
+  removeStaff: t.field({
+    type: RemovedStaffRef,
+    description: 'Removes a staff member and ends their sessions; the last active OWNER cannot be removed',
+    authScopes: requireScope('STAFF', 'DELETE'),
+    args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => removeStaff(ctx, String(id)),
+  }),
+}));

@@ -1,0 +1,228 @@
+import type { Prisma, StaffUser } from '../../../prisma/generated/client/client';
+import type { StaffRole } from '../../../prisma/generated/client/enums';
+import { hashPassword } from '../../auth/password';
+import { type Context, storeIdOf } from '../../context';
+import type { Tx } from '../../db';
+import { AppError, notFound } from '../../errors';
+import { parseInput } from '../../validation';
+import { recordAudit } from '../audit/service';
+import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { inviteStaffInput, staffUpdateInput } from './input';
+
+export const staffSortFields = ['createdAt', 'name', 'email'] as const;
+export type StaffSortField = (typeof staffSortFields)[number];
+
+export interface StaffFilter {
+  q?: string | null;
+  role?: StaffRole | null;
+}
+
+/** Never the password hash: these are the only columns any staff read selects. */
+export const staffSelect = {
+  id: true,
+  storeId: true,
+  email: true,
+  name: true,
+  role: true,
+  isActive: true,
+  lastLoginAt: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.StaffUserSelect;
+
+export type StaffMember = Omit<StaffUser, 'passwordHash'>;
+
+function staffWhere(storeId: string, filter: StaffFilter): Prisma.StaffUserWhereInput {
+  const q = filter.q?.trim();
+  return {
+    storeId,
+    ...(filter.role ? { role: filter.role } : {}),
+    ...(q
+      ? {
+          OR: [
+            { name: { contains: q, mode: 'insensitive' } },
+            { email: { contains: q, mode: 'insensitive' } },
+          ],
+        }
+      : {}),
+  };
+}
+
+export async function listStaff(ctx: Context, args: PageArgs<StaffSortField> & StaffFilter) {
+  const where = staffWhere(storeIdOf(ctx), args);
+  const page = resolvePage(args, 'createdAt');
+  const [items, total] = await Promise.all([
+    ctx.prisma.staffUser.findMany({
+      where,
+      select: staffSelect,
+      orderBy: stableOrder(page),
+      skip: page.skip,
+      take: page.limit,
+    }),
+    ctx.prisma.staffUser.count({ where }),
+  ]);
+  return toPage(items, total, page);
+}
+
+/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+export function findStaffForConnection<Q extends object>(
+  ctx: Context,
+  query: Q,
+  args: StaffFilter & { sortBy?: StaffSortField | null; sortDirection?: 'asc' | 'desc' | null },
+) {
+  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
+  return ctx.prisma.staffUser.findMany({
+    ...query,
+    where: staffWhere(storeIdOf(ctx), args),
+    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+  });
+}
+
+export async function getStaffMember<Q extends object>(ctx: Context, id: string, query?: Q) {
+  const member = await ctx.prisma.staffUser.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
+  if (!member) throw notFound('Staff member');
+  return member;
+}
+
+const lastOwner = (what: string) =>
+  new AppError(
+    'CONFLICT',
+    `The last active owner of the store cannot be ${what}; make another staff member an active OWNER first`,
+  );
+
+/**
+ * Locks every OWNER row of the store (FOR UPDATE) and returns them as they are now. Concurrent
+ * changes that could drop an owner queue up here, so "is there another active owner?" and the change
+ * itself happen without a window in between. READ COMMITTED re-checks the WHERE on rows that a
+ * concurrent transaction changed, so an owner demoted meanwhile is no longer in the answer.
+ */
+function lockOwners(tx: Tx, storeId: string) {
+  return tx.$queryRaw<Array<{ id: string; isActive: boolean }>>`
+    SELECT id, "isActive" FROM "StaffUser" WHERE "storeId" = ${storeId} AND role = 'OWNER' ORDER BY id FOR UPDATE`;
+}
+
+/**
+ * Throws 409 when `userId` is the only active owner among the locked `owners`. Returns the other
+ * active owners (for re-pointing Store.ownerId).
+ */
+function assertNotLastOwner(owners: Array<{ id: string; isActive: boolean }>, userId: string, what: string) {
+  const others = owners.filter((owner) => owner.isActive && owner.id !== userId);
+  const target = owners.find((owner) => owner.id === userId);
+  if (target?.isActive && others.length === 0) throw lastOwner(what);
+  return others;
+}
+
+/** Store.ownerId names the primary owner; when that user stops being an active owner, another takes over. */
+async function handOverPrimaryOwner(tx: Tx, storeId: string, userId: string, others: Array<{ id: string }>) {
+  const next = others[0];
+  if (!next) return;
+  await tx.store.updateMany({ where: { id: storeId, ownerId: userId }, data: { ownerId: next.id } });
+}
+
+function revokeSessions(tx: Tx, staffUserId: string, now: Date) {
+  return tx.session.updateMany({ where: { staffUserId, revokedAt: null }, data: { revokedAt: now } });
+}
+
+const conflictingEmail = (email: string) =>
+  new AppError('CONFLICT', `A staff user with e-mail ${email} already exists`);
+
+export async function inviteStaff(ctx: Context, input: unknown) {
+  const storeId = storeIdOf(ctx);
+  const fields = parseInput(inviteStaffInput, input, 'input');
+  const passwordHash = fields.password ? await hashPassword(fields.password) : null;
+  return ctx.prisma.$transaction(async (tx) => {
+    // A clear message first; the unique index still settles a concurrent invite (409 via the classifier).
+    if (await tx.staffUser.findUnique({ where: { email: fields.email }, select: { id: true } })) {
+      throw conflictingEmail(fields.email);
+    }
+    const member = await tx.staffUser.create({
+      data: {
+        storeId,
+        email: fields.email,
+        name: fields.name,
+        role: fields.role,
+        passwordHash,
+        createdAt: ctx.now(),
+        updatedAt: ctx.now(),
+      },
+      select: staffSelect,
+    });
+    await recordAudit(tx, ctx, {
+      action: 'staff.invited',
+      targetType: 'staff_user',
+      targetId: member.id,
+      details: { email: member.email, role: member.role, passwordSet: passwordHash !== null },
+    });
+    return member;
+  });
+}
+
+export async function updateStaff(ctx: Context, id: string, input: unknown) {
+  const storeId = storeIdOf(ctx);
+  const fields = parseInput(staffUpdateInput, input, 'input');
+  const passwordHash = fields.password ? await hashPassword(fields.password) : undefined;
+  return ctx.prisma.$transaction(async (tx) => {
+    const demoted = fields.role !== undefined && fields.role !== 'OWNER';
+    const deactivated = fields.isActive === false;
+    // Owners are locked before the target is read, so the check and the change see the same owners.
+    const owners = demoted || deactivated ? await lockOwners(tx, storeId) : [];
+    const existing = await tx.staffUser.findFirst({ where: { id, storeId }, select: staffSelect });
+    if (!existing) throw notFound('Staff member');
+    if (existing.role === 'OWNER' && (demoted || deactivated)) {
+      const others = assertNotLastOwner(owners, id, deactivated ? 'deactivated' : 'demoted');
+      await handOverPrimaryOwner(tx, storeId, id, others);
+    }
+    const member = await tx.staffUser.update({
+      where: { id },
+      data: {
+        name: fields.name,
+        role: fields.role,
+        isActive: fields.isActive,
+        passwordHash,
+        updatedAt: ctx.now(),
+      },
+      select: staffSelect,
+    });
+    const revoked =
+      existing.isActive && !member.isActive ? (await revokeSessions(tx, id, ctx.now())).count : 0;
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const field of ['name', 'role', 'isActive'] as const) {
+      if (fields[field] !== undefined && existing[field] !== member[field])
+        changes[field] = { from: existing[field], to: member[field] };
+    }
+    await recordAudit(tx, ctx, {
+      action: 'staff.updated',
+      targetType: 'staff_user',
+      targetId: id,
+      details: {
+        changes: changes as Prisma.InputJsonObject,
+        passwordChanged: passwordHash !== undefined,
+        sessionsRevoked: revoked,
+      },
+    });
+    return member;
+  });
+}
+
+/** Removes the staff user; their sessions are revoked first (and go with the user). */
+export async function removeStaff(ctx: Context, id: string) {
+  const storeId = storeIdOf(ctx);
+  return ctx.prisma.$transaction(async (tx) => {
+    const owners = await lockOwners(tx, storeId);
+    const existing = await tx.staffUser.findFirst({ where: { id, storeId }, select: staffSelect });
+    if (!existing) throw notFound('Staff member');
+    if (existing.role === 'OWNER') {
+      const others = assertNotLastOwner(owners, id, 'removed');
+      await handOverPrimaryOwner(tx, storeId, id, others);
+    }
+    const revoked = await revokeSessions(tx, id, ctx.now());
+    await tx.staffUser.delete({ where: { id } });
+    await recordAudit(tx, ctx, {
+      action: 'staff.removed',
+      targetType: 'staff_user',
+      targetId: id,
+      details: { email: existing.email, role: existing.role, sessionsRevoked: revoked.count },
+    });
+    return { id, deleted: true };
+  });
+}

@@ -1,0 +1,65 @@
+import { StoreStatus } from '../../../prisma/generated/client/enums';
+import { builder, requireScope } from '../../builder';
+import { idempotencyArg } from '../idempotency-arg';
+import { PlanEnum } from '../sessions/schema';
+import { getStoreSettings, type StoreSettings, updateStoreSettings } from './service';
+
+export const StoreStatusEnum = builder.enumType('StoreStatus', { values: Object.values(StoreStatus) });
+
+const StoreSettingsRef = builder.objectRef<StoreSettings>('StoreSettings').implement({
+  description: 'The store’s own settings; plan and status are shown but changed elsewhere',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    currency: t.exposeString('currency', { description: 'ISO 4217 code, e.g. USD' }),
+    timezone: t.exposeString('timezone', { description: 'IANA time-zone name, e.g. Europe/Berlin' }),
+    contactEmail: t.exposeString('contactEmail', { nullable: true }),
+    plan: t.field({
+      type: PlanEnum,
+      description: 'Read-only; changed through billing',
+      resolve: (s) => s.plan,
+    }),
+    status: t.field({ type: StoreStatusEnum, description: 'Read-only', resolve: (s) => s.status }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const UpdateStoreSettingsInput = builder.inputType('UpdateStoreSettingsInput', {
+  fields: (t) => ({
+    name: t.string(),
+    currency: t.string({ description: 'ISO 4217 code, e.g. EUR' }),
+    timezone: t.string({ description: 'IANA time-zone name, e.g. Europe/Berlin' }),
+    contactEmail: t.string({ description: 'null clears it' }),
+    plan: t.field({
+      type: PlanEnum,
+      description: 'Read-only: always refused with VALIDATION_ERROR; the plan changes through billing',
+    }),
+    status: t.field({
+      type: StoreStatusEnum,
+      description: 'Read-only: always refused with VALIDATION_ERROR',
+    }),
+  }),
+});
+
+builder.queryField('storeSettings', (t) =>
+  t.field({
+    type: StoreSettingsRef,
+    description: 'The settings of the caller’s store',
+    authScopes: requireScope('STORE_SETTINGS', 'READ'),
+    resolve: (_root, _args, ctx) => getStoreSettings(ctx),
+  }),
+);
+
+builder.mutationField('updateStoreSettings', (t) =>
+  t.field({
+    type: StoreSettingsRef,
+    description: 'Changes name, currency, time zone or contact e-mail of the caller’s store',
+    authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
+    args: {
+      ...idempotencyArg(t.arg),
+      input: t.arg({ type: UpdateStoreSettingsInput, required: true }),
+    },
+    resolve: (_root, { input }, ctx) => updateStoreSettings(ctx, input),
+  }),
+);

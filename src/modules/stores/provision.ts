@@ -1,0 +1,56 @@
+import type { Plan, StaffRole } from '../../../prisma/generated/client/enums';
+import { hashPassword } from '../../auth/password';
+import type { Db } from '../../db';
+import { AppError } from '../../errors';
+
+export interface NewStore {
+  name: string;
+  plan: Plan;
+  ownerEmail: string;
+  ownerName?: string;
+  ownerPassword?: string;
+  currency?: string;
+}
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** Creates a store and its owner in one transaction. Used by the CLI and the seed. */
+export async function createStore(db: Db, input: NewStore) {
+  const email = normalizeEmail(input.ownerEmail);
+  const passwordHash = input.ownerPassword ? await hashPassword(input.ownerPassword) : null;
+  return db.$transaction(async (tx) => {
+    if (await tx.staffUser.findUnique({ where: { email }, select: { id: true } })) {
+      throw new AppError('CONFLICT', `A staff user with e-mail ${email} already exists`);
+    }
+    const store = await tx.store.create({
+      data: { name: input.name, plan: input.plan, currency: input.currency ?? 'USD', contactEmail: email },
+    });
+    const owner = await tx.staffUser.create({
+      data: { storeId: store.id, email, name: input.ownerName ?? email, role: 'OWNER', passwordHash },
+    });
+    return tx.store.update({
+      where: { id: store.id },
+      data: { ownerId: owner.id },
+      include: { owner: true },
+    });
+  });
+}
+
+export async function createStaffUser(
+  db: Db,
+  input: { storeId: string; email: string; name: string; role: StaffRole; password?: string },
+) {
+  const email = normalizeEmail(input.email);
+  if (await db.staffUser.findUnique({ where: { email }, select: { id: true } })) {
+    throw new AppError('CONFLICT', `A staff user with e-mail ${email} already exists`);
+  }
+  return db.staffUser.create({
+    data: {
+      storeId: input.storeId,
+      email,
+      name: input.name,
+      role: input.role,
+      passwordHash: input.password ? await hashPassword(input.password) : null,
+    },
+  });
+}

@@ -1,0 +1,73 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../prisma/generated/client/client';
+import { type Authenticate, createAuthenticator } from './auth/authenticate';
+import { AuthInvalidation } from './auth/invalidation';
+import { KeyVerifier } from './auth/key-verifier';
+import { createLoginThrottle } from './auth/login-throttle';
+import type { Config } from './config';
+import type { RequestServices } from './context';
+import { rateLimitHeaders } from './ratelimit/headers';
+import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
+import { createUsageMeter, type UsageMeter } from './usage/meter';
+
+/** The long-lived pieces an API process shares between requests. */
+export interface Runtime {
+  services: RequestServices;
+  authenticate: Authenticate;
+  keys: KeyVerifier;
+  invalidation: AuthInvalidation;
+  rateLimiter: RateLimiter;
+  usage: UsageMeter;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createRuntime(options: {
+  config: Config;
+  prisma: PrismaClient;
+  redis: Redis | null;
+  logger: Logger;
+  now?: () => Date;
+  /** Tests isolate their Redis keys with a prefix of their own. */
+  redisKeyPrefix?: string;
+}): Runtime {
+  const { config, prisma, redis, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const prefix = options.redisKeyPrefix ?? 'commerce:';
+  const keys = new KeyVerifier(prisma, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 });
+  const invalidation = new AuthInvalidation(redis, (target) => keys.invalidate(target), logger);
+  const rateLimiter = createRateLimiter({
+    redis,
+    max: config.rateLimit.max,
+    windowSeconds: config.rateLimit.windowSeconds,
+    logger,
+    keyPrefix: `${prefix}rl:`,
+  });
+  const usage = createUsageMeter({ redis, logger, keyPrefix: `${prefix}usage:` });
+  const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
+  const services: RequestServices = {
+    prisma,
+    now,
+    invalidateAuth: (target) => invalidation.publish(target),
+    loginThrottle,
+  };
+  const authenticate = createAuthenticator({
+    prisma,
+    now,
+    keys,
+    rateLimiter,
+    usage,
+    rateLimitHeaders: (decision) => rateLimitHeaders(decision, config.rateLimit.windowSeconds),
+  });
+  return {
+    services,
+    authenticate,
+    keys,
+    invalidation,
+    rateLimiter,
+    usage,
+    start: () => invalidation.start(),
+    stop: () => invalidation.stop(),
+  };
+}

@@ -1,0 +1,16 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder';
+import './modules/analytics/schema';
+import './modules/api-keys/schema';
+import './modules/audit/schema';
+import './modules/categories/schema';
+import './modules/products/schema';
+import './modules/coupons/schema';
+import './modules/reviews/schema';
+import './modules/sessions/schema';
+import './modules/staff/schema';
+import './modules/store-settings/schema';
+
+export const schema = builder.toSchema();
+
+export const printedSchema = () => printSchema(lexicographicSortSchema(schema));

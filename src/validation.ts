@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import { validationError } from './errors';
+
+/** Parses input with a zod schema; failures become 400 VALIDATION_ERROR with field-level details. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw validationError(
+    result.error.issues.map((issue) => ({
+      path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.'),
+      message: issue.message,
+    })),
+  );
+}

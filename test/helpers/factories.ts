@@ -1,0 +1,61 @@
+import type { Plan } from '../../prisma/generated/client/enums';
+import { KeyVerifier } from '../../src/auth/key-verifier';
+import { allScopePairs, type ScopeObject, toScopeObjects } from '../../src/auth/scopes';
+import type { Db } from '../../src/db';
+import type { NewApiKeyInput } from '../../src/modules/api-keys/input';
+import { issueApiKey } from '../../src/modules/api-keys/issue';
+import { createStore } from '../../src/modules/stores/provision';
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export const allScopes = (): ScopeObject[] => toScopeObjects(allScopePairs());
+
+export async function makeStore(db: Db, options: { plan?: Plan; name?: string } = {}) {
+  const id = unique();
+  return createStore(db, {
+    name: options.name ?? `Store ${id}`,
+    plan: options.plan ?? 'PRO',
+    ownerEmail: `owner-${id}@example.test`,
+  });
+}
+
+export async function makeKey(
+  db: Db,
+  storeId: string,
+  input: Partial<NewApiKeyInput> = {},
+  now = new Date(),
+) {
+  return issueApiKey(
+    db,
+    storeId,
+    { keyName: 'test key', environment: 'production', scopes: allScopes(), ...input },
+    { now },
+  );
+}
+
+export async function makeCategories(db: Db, storeId: string, names: string[]) {
+  const base = Date.UTC(2026, 0, 1);
+  for (const [i, name] of names.entries()) {
+    await db.category.create({
+      data: {
+        storeId,
+        name,
+        slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${unique()}`,
+        position: i,
+        createdAt: new Date(base + i * 60_000),
+      },
+    });
+  }
+}
+
+/** Runs the real key checks (no cache) and returns the principal, as the request pipeline would. */
+export async function verifyKey(
+  db: Db,
+  secret: string | undefined,
+  clientAddress: string | undefined,
+  now: Date,
+) {
+  return (await new KeyVerifier(db, { ttlMs: 0, maxEntries: 1 }).verify(secret, clientAddress, now))
+    .principal;
+}

@@ -1,0 +1,33 @@
+import { Redis } from 'ioredis';
+import { migrate } from '../../src/db/migrate';
+import { adminUrl, databaseUrl, dropTestDatabases, redisUrl, templateDb, withAdmin } from './databases';
+
+/** Checks that PostgreSQL and Redis are there, then migrates the template every test database is cloned from. */
+export default async function globalSetup() {
+  try {
+    await withAdmin((client) => client.query('SELECT 1'));
+  } catch (error) {
+    throw new Error(
+      `The tests need PostgreSQL at ${adminUrl} (set TEST_DATABASE_URL to use another): ${(error as Error).message}`,
+    );
+  }
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw new Error(
+      `The tests need Redis at ${redisUrl} (set TEST_REDIS_URL to use another): ${(error as Error).message}`,
+    );
+  } finally {
+    redis.disconnect();
+  }
+  process.env.COMMERCE_TEST_RUN = String(process.pid);
+  await dropTestDatabases('dead runs');
+  await withAdmin((client) => client.query(`CREATE DATABASE "${templateDb()}"`));
+  await migrate(databaseUrl(templateDb()));
+}

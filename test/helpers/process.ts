@@ -1,0 +1,83 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export const root = path.join(__dirname, '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  output(): string;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+/** Compiles the service as `npm start` does (prestart: `npm run build`), once per test file. */
+export function buildService(): void {
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+}
+
+/** Runs the built `dist/src/main.js` (what `npm start` runs) as a child process with its own environment. */
+export function startService(args: string[], env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js'), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    output: () => output,
+    waitFor(pattern, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = output.match(pattern);
+          if (match) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve(match);
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}; output so far:\n${output}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+        void exited.then(() => {
+          if (listeners.has(check)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`process exited before ${pattern}; output:\n${output}`));
+          }
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { connectDatabase, type Database } from '../../src/db';
+import { createLogger } from '../../src/logger';
+import { connectRedis } from '../../src/redis';
+import { createRuntime, type Runtime } from '../../src/runtime';
+import { createDatabaseFromTemplate, redisUrl } from './databases';
+
+export interface TestServer {
+  baseUrl: string;
+  databaseUrl: string;
+  redisKeyPrefix: string;
+  runtime: Runtime;
+  db: Database;
+  prisma: Database['prisma'];
+  /** Moves the injected clock. */
+  clock: { now: Date };
+  request(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A real HTTP server on a loopback port, over its own database cloned from the migrated template. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: {
+    logger?: Logger;
+    /** Default: a connection to the test Redis with a key prefix of this server's own. null: no Redis. */
+    redis?: Redis | null;
+    /** Another server's database and Redis prefix: a second API process of the same deployment. */
+    shareWith?: TestServer;
+  } = {},
+): Promise<TestServer> {
+  const shared = options.shareWith;
+  const database = shared ? null : await createDatabaseFromTemplate();
+  const databaseUrl = shared?.databaseUrl ?? (database?.url as string);
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...env });
+  const db = connectDatabase(databaseUrl, { max: 5 });
+  const clock = shared?.clock ?? { now: new Date() };
+  const logger = options.logger ?? createLogger('silent');
+  const ownRedis = options.redis === undefined ? connectRedis(redisUrl, logger) : null;
+  const redis = options.redis === undefined ? ownRedis : options.redis;
+  if (ownRedis && ownRedis.status !== 'ready')
+    await new Promise((resolve) => ownRedis.once('ready', resolve));
+  const redisKeyPrefix = shared?.redisKeyPrefix ?? `test:${randomBytes(6).toString('hex')}:`;
+  const runtime = createRuntime({
+    config,
+    prisma: db.prisma,
+    redis,
+    logger,
+    now: () => clock.now,
+    redisKeyPrefix,
+  });
+  await runtime.start();
+  const app = createApp({ config, redis, logger, runtime });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const request = (path: string, init: RequestInit & { key?: string } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.key !== undefined) headers.set('tt-api-key', init.key);
+    return fetch(`${baseUrl}${path}`, { ...init, headers });
+  };
+  return {
+    baseUrl,
+    databaseUrl,
+    redisKeyPrefix,
+    runtime,
+    db,
+    prisma: db.prisma,
+    clock,
+    request,
+    graphql: (query, variables, key) =>
+      request('/graphql', {
+        method: 'POST',
+        key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.stop();
+      if (ownRedis) {
+        const keys = await ownRedis.keys(`${redisKeyPrefix}*`);
+        if (keys.length > 0) await ownRedis.del(...keys);
+        ownRedis.disconnect();
+      }
+      await db.close();
+      await database?.drop();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { createLogger } from '../../src/logger';
+import { connectRedis } from '../../src/redis';
+import { redisUrl } from '../helpers/databases';
+import { freePort } from '../helpers/process';
+import { startTestServer } from '../helpers/server';
+
+describe('health', () => {
+  it('/healthz answers while the process is up; /readyz checks PostgreSQL and Redis', async () => {
+    const redis = connectRedis(redisUrl, createLogger('silent'));
+    const server = await startTestServer({}, { redis });
+    try {
+      expect(await (await server.request('/healthz')).json()).toEqual({ status: 'ok' });
+      if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+      const ready = await server.request('/readyz');
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
+      expect(ready.status).toBe(200);
+    } finally {
+      redis.disconnect();
+      await server.close();
+    }
+  });
+
+  it('/readyz is 503 naming Redis when Redis does not answer', async () => {
+    const redis = connectRedis(`redis://127.0.0.1:${await freePort()}`, createLogger('silent'));
+    const server = await startTestServer({}, { redis });
+    try {
+      const started = Date.now();
+      const ready = await server.request('/readyz');
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({
+        status: 'not ready',
+        checks: { postgres: 'ok', redis: 'unreachable' },
+      });
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((await server.request('/healthz')).status).toBe(200);
+    } finally {
+      redis.disconnect();
+      await server.close();
+    }
+  });
+});
+
+describe('GraphiQL', () => {
+  const asBrowser = { headers: { accept: 'text/html' } };
+
+  it('is served outside production without a key', async () => {
+    const server = await startTestServer({ NODE_ENV: 'development' });
+    try {
+      const res = await server.request('/graphql', asBrowser);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await res.text()).toMatch(/GraphiQL/i);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is not served in production', async () => {
+    const server = await startTestServer({ NODE_ENV: 'production' });
+    try {
+      const res = await server.request('/graphql', asBrowser);
+      expect(res.status).toBe(401);
+      expect(await res.text()).not.toMatch(/GraphiQL/i);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { parseCrontab, quickAddJob, runOnce } from 'graphile-worker';
+import type { Redis } from 'ioredis';
+import { processTasks, workerLogger } from '../../jobs/worker';
+import { connectDatabase, type Database } from '../../src/db';
+import { createLogger } from '../../src/logger';
+import { connectRedis } from '../../src/redis';
+import { createUsageMeter } from '../../src/usage/meter';
+import { createDatabaseFromTemplate, redisUrl } from '../helpers/databases';
+import { makeKey, makeStore } from '../helpers/factories';
+import { deleteKeys, ready, testPrefix } from '../helpers/redis-prefix';
+
+const prefix = testPrefix('flush-usage');
+const logger = createLogger('silent');
+let database: Awaited<ReturnType<typeof createDatabaseFromTemplate>>;
+let db: Database;
+let redis: Redis;
+
+beforeAll(async () => {
+  database = await createDatabaseFromTemplate();
+  db = connectDatabase(database.url, { max: 3 });
+  redis = connectRedis(redisUrl, logger);
+  await ready(redis);
+});
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  await redis.quit();
+  await db.close();
+  await database.drop();
+});
+
+describe('flush_usage', () => {
+  it('moves the usage counted in Redis to the key and its daily bucket', async () => {
+    const store = await makeStore(db.prisma);
+    const { keyId } = await makeKey(db.prisma, store.id, { usageLimit: 10 });
+    const meter = createUsageMeter({ redis, logger, keyPrefix: prefix });
+    const key = { id: keyId, storeId: store.id, usageLimit: 10, usageCount: 0n };
+    const usedAt = new Date('2026-03-01T08:30:00.000Z');
+    for (let i = 0; i < 3; i++) expect((await meter.record(key, usedAt)).allowed).toBe(true);
+
+    const { taskList } = processTasks({ usageMeter: meter, prisma: db.prisma });
+    await quickAddJob({ pgPool: db.pool }, 'flush_usage', {});
+    await runOnce({ pgPool: db.pool, taskList, logger: workerLogger(logger) });
+
+    const stored = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+    expect(stored.usageCount).toBe(3n);
+    expect(stored.lastUsedAt).toEqual(usedAt);
+    const days = await db.prisma.apiKeyDailyUsage.findMany({ where: { apiKeyId: keyId } });
+    expect(days.map((d) => [d.day.toISOString(), d.storeId, d.count])).toEqual([
+      ['2026-03-01T00:00:00.000Z', store.id, 3n],
+    ]);
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM graphile_worker.jobs');
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('is scheduled every minute next to the hourly prune', () => {
+    const { crontab } = processTasks({
+      usageMeter: createUsageMeter({ redis: null, logger }),
+      prisma: db.prisma,
+    });
+    expect(parseCrontab(crontab).map((item) => [item.task, item.options.maxAttempts])).toEqual([
+      ['prune_expired', 1],
+      ['flush_usage', 1],
+    ]);
+  });
+});

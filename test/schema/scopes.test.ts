@@ -1,0 +1,50 @@
+import type { GraphQLField, GraphQLObjectType } from 'graphql';
+import { scopeActions, scopeResources } from '../../src/auth/scopes';
+import { schema } from '../../src/schema';
+
+/**
+ * Spec §5.3: each endpoint declares exactly one required (resource, action) pair. Every root field is
+ * an endpoint (REST routes and MCP tools run them), so each must carry `authScopes: { scope }` with
+ * one valid pair, set through requireScope().
+ */
+
+/** Root fields that are public on purpose, as "Type.field", each with the reason. */
+const publicFields: Record<string, string> = {
+  'Mutation.login': 'signing in needs no credential yet',
+  'Mutation.logout': 'a dashboard session ends itself; a session carries a role, not scopes',
+  'Query.session': 'a dashboard session reads itself; a session carries a role, not scopes',
+};
+
+const rootTypes = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(
+  (type): type is GraphQLObjectType => type != null,
+);
+
+const rootFields = rootTypes.flatMap((type) =>
+  Object.values(type.getFields()).map((field) => ({ name: `${type.name}.${field.name}`, field })),
+);
+
+const authScopesOf = (field: GraphQLField<unknown, unknown>) =>
+  (field.extensions as { pothosOptions?: { authScopes?: unknown } } | undefined)?.pothosOptions?.authScopes;
+
+describe('root field scopes', () => {
+  it('finds the root fields (the schema has a Query type with fields)', () => {
+    expect(rootFields.length).toBeGreaterThan(0);
+  });
+
+  it.each(rootFields.filter(({ name }) => !(name in publicFields)))(
+    '$name declares exactly one (resource, action) pair',
+    ({ field }) => {
+      const authScopes = authScopesOf(field);
+      expect(authScopes).toEqual({ scope: expect.any(String) });
+      const [resource, action, ...rest] = (authScopes as { scope: string }).scope.split(':');
+      expect(rest).toEqual([]);
+      expect(scopeResources).toContain(resource);
+      expect(scopeActions).toContain(action);
+    },
+  );
+
+  it('lists only existing root fields as public', () => {
+    const names = rootFields.map(({ name }) => name);
+    for (const name of Object.keys(publicFields)) expect(names).toContain(name);
+  });
+});
