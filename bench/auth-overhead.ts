@@ -1,14 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Client } from 'pg';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connectDatabase } from '../src/db';
-import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
 import { issueApiKey } from '../src/modules/api-keys/issue';
 import { connectRedis } from '../src/redis';
 import { createRuntime } from '../src/runtime';
 import { allScopes, makeCategories, makeStore } from '../test/helpers/factories';
+import { withBenchDatabase } from './database';
 
 /**
  * What API-key authentication, the sliding-window rate limit and usage metering cost per request,
@@ -17,7 +17,6 @@ import { allScopes, makeCategories, makeStore } from '../test/helpers/factories'
  * same machine state. Target (issue 3): the median difference is at most 1 ms.
  */
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const median = (values: number[]) => {
@@ -29,23 +28,14 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
 };
 
-async function main() {
-  const name = `commerce_bench_${process.pid}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await migrate(databaseUrl);
-
+async function run(databaseUrl: string) {
   const logger = createLogger('silent');
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
     RATE_LIMIT_MAX: '1000000',
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
   });
   const db = connectDatabase(databaseUrl);
   const redis = connectRedis(redisUrl, logger);
@@ -128,12 +118,11 @@ async function main() {
   if (keys.length) await redis.del(...keys);
   redis.disconnect();
   await db.close();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
-  process.exit(0);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+withBenchDatabase('auth', run)
+  .then(() => process.exit(0))
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

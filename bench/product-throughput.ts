@@ -1,18 +1,18 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Client } from 'pg';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connectDatabase } from '../src/db';
-import { migrate } from '../src/db/migrate';
 import { createLogger } from '../src/logger';
 import { issueApiKey } from '../src/modules/api-keys/issue';
 import { connectRedis } from '../src/redis';
 import { createRuntime } from '../src/runtime';
 import { allScopes } from '../test/helpers/factories';
+import { withBenchDatabase } from './database';
 
 /**
  * Issue 4's target: `GET /api/v1/product` (page of 25, full authentication, rate limit and usage, many
@@ -22,7 +22,6 @@ import { allScopes } from '../test/helpers/factories';
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const KEYS = 50;
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 interface Result {
@@ -53,17 +52,14 @@ function load(target: {
 const line = (name: string, r: Result) =>
   `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;
 
-async function main() {
-  const name = `commerce_bench_products_${process.pid}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await migrate(databaseUrl);
+async function run(databaseUrl: string) {
   const logger = createLogger('silent');
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+  });
   const db = connectDatabase(databaseUrl, { max: 10 });
   const redis = connectRedis(redisUrl, logger);
   await new Promise((resolve) => redis.once('ready', resolve));
@@ -140,12 +136,11 @@ async function main() {
   } while (cursor !== '0');
   redis.disconnect();
   await db.close();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
-  process.exit(0);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+withBenchDatabase('products', run)
+  .then(() => process.exit(0))
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -2,9 +2,18 @@ import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphil
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
+import type { Config } from '../src/config';
+import type { SecretBox } from '../src/modules/webhooks/secret';
+import { webhookServicesFrom } from '../src/modules/webhooks/services';
 import type { UsageMeter } from '../src/usage/meter';
+import { createWebhookHttpClient, type WebhookHttpClient } from '../src/webhooks/http-client';
+import { makeDeliverWebhook } from './tasks/deliver_webhook';
+import { makeFanOutEvent } from './tasks/fan_out_event';
 import { makeFlushUsage } from './tasks/flush_usage';
 import { pruneExpired } from './tasks/prune_expired';
+import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
+import { createMailer, type Mailer, makeSendEmail } from './tasks/send_email';
+import { makeSweepWebhookDeliveries, SWEEP_TASK } from './tasks/sweep_webhook_deliveries';
 
 /** Task names are the file names under jobs/tasks (snake_case). */
 export const taskList: TaskList = {
@@ -13,14 +22,89 @@ export const taskList: TaskList = {
 
 export const crontab = ['0 * * * * prune_expired ?max=1'].join('\n');
 
+/** What the webhook tasks need; tests inject the HTTP client (a test CA), the mailer, clock and randomness. */
+export interface WebhookWorkerOptions {
+  secrets: SecretBox;
+  httpClient: WebhookHttpClient;
+  mailer: Mailer;
+  timeoutMs: number;
+  leaseSeconds: number;
+  sweepIntervalMs: number;
+  logRetentionDays: number;
+  now?: () => Date;
+  random?: () => number;
+}
+
+/** Production wiring from configuration: system CAs, SMTP or the log transport. */
+export function webhookWorkerOptions(
+  config: Config,
+  logger: Logger,
+  overrides: Partial<WebhookWorkerOptions> = {},
+): WebhookWorkerOptions {
+  const { secrets, urlPolicy } = webhookServicesFrom(config);
+  return {
+    secrets,
+    httpClient: overrides.httpClient ?? createWebhookHttpClient(urlPolicy),
+    mailer: overrides.mailer ?? createMailer({ url: config.smtp.url, from: config.smtp.from, logger }),
+    timeoutMs: config.webhook.timeoutMs,
+    leaseSeconds: config.webhook.leaseSeconds,
+    sweepIntervalMs: config.webhook.sweepIntervalMs,
+    logRetentionDays: config.webhook.logRetentionDays,
+    ...overrides,
+  };
+}
+
+/** The webhook pipeline: fan-out, delivery attempts, e-mail, the dead-worker sweeper, log pruning. */
+export function webhookTasks(
+  db: { prisma: PrismaClient; pool: Pool },
+  options: WebhookWorkerOptions,
+): TaskList {
+  const { prisma, pool } = db;
+  const now = options.now ?? (() => new Date());
+  return {
+    fan_out_event: makeFanOutEvent({ pool, now }),
+    deliver_webhook: makeDeliverWebhook({
+      pool,
+      secrets: options.secrets,
+      httpClient: options.httpClient,
+      timeoutMs: options.timeoutMs,
+      leaseSeconds: options.leaseSeconds,
+      now,
+      random: options.random ?? Math.random,
+    }),
+    send_email: makeSendEmail(options.mailer),
+    [SWEEP_TASK]: makeSweepWebhookDeliveries({ prisma, leaseSeconds: options.leaseSeconds, now }),
+    prune_webhook_deliveries: makePruneWebhookDeliveries({
+      prisma,
+      retentionDays: options.logRetentionDays,
+      now,
+    }),
+  };
+}
+
 /** Tasks that need this process's own state: flush_usage moves the usage meter's counts, every minute. */
-export function processTasks(options: { usageMeter: UsageMeter; prisma: PrismaClient }): {
+export function processTasks(options: {
+  usageMeter: UsageMeter;
+  prisma: PrismaClient;
+  /** Absent: no webhook tasks (tests of the other tasks). */
+  webhooks?: WebhookWorkerOptions & { pool: Pool };
+}): {
   taskList: TaskList;
   crontab: string;
 } {
   return {
-    taskList: { ...taskList, flush_usage: makeFlushUsage(options.usageMeter, options.prisma) },
-    crontab: [crontab, '* * * * * flush_usage ?max=1'].join('\n'),
+    taskList: {
+      ...taskList,
+      ...(options.webhooks
+        ? webhookTasks({ prisma: options.prisma, pool: options.webhooks.pool }, options.webhooks)
+        : {}),
+      flush_usage: makeFlushUsage(options.usageMeter, options.prisma),
+    },
+    crontab: [
+      crontab,
+      '* * * * * flush_usage ?max=1',
+      ...(options.webhooks ? ['15 * * * * prune_webhook_deliveries ?max=1'] : []),
+    ].join('\n'),
   };
 }
 
@@ -33,22 +117,43 @@ export function workerLogger(logger: Logger): WorkerLogger {
   });
 }
 
-/** Runs the queue on the shared pool until stop() — which waits for jobs in flight to finish. */
-export function startWorker(options: {
+/**
+ * Runs the queue on the shared pool until stop() — which waits for jobs in flight to finish (a
+ * delivery attempt ends within its deadline; one cut off anyway is taken over after its lease).
+ * Every WEBHOOK_SWEEP_INTERVAL_MS this process queues the sweeper (one job key for all workers).
+ */
+export async function startWorker(options: {
   pgPool: Pool;
   logger: Logger;
   concurrency: number;
   usageMeter: UsageMeter;
   prisma: PrismaClient;
+  webhooks: WebhookWorkerOptions;
+  pollInterval?: number;
 }): Promise<Runner> {
-  const tasks = processTasks(options);
-  return run({
+  const tasks = processTasks({ ...options, webhooks: { ...options.webhooks, pool: options.pgPool } });
+  const logger = options.logger.child({ role: 'worker' });
+  const runner = await run({
     pgPool: options.pgPool,
     concurrency: options.concurrency,
     noHandleSignals: true,
-    pollInterval: 1000,
+    pollInterval: options.pollInterval ?? 1000,
     taskList: tasks.taskList,
     crontab: tasks.crontab,
-    logger: workerLogger(options.logger.child({ role: 'worker' })),
+    logger: workerLogger(logger),
   });
+  const sweep = () =>
+    runner
+      .addJob(SWEEP_TASK, {}, { jobKey: SWEEP_TASK, jobKeyMode: 'preserve_run_at', maxAttempts: 1 })
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not queue the webhook sweeper'));
+  void sweep();
+  const timer = setInterval(sweep, options.webhooks.sweepIntervalMs);
+  timer.unref();
+  const release = () => {
+    clearInterval(timer);
+    options.webhooks.mailer.close();
+    return options.webhooks.httpClient.close();
+  };
+  runner.promise.then(release, release);
+  return runner;
 }

@@ -41,6 +41,7 @@ export function createRestRouter(deps: RestDeps): Router {
         );
       }
       const { compiled: entry, params } = match;
+      req.state.route = `/api/v1${entry.route.path}`;
       if (entry.route.auth !== 'none') await deps.authenticate(req, res);
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
       if (entry.route.body) await readBody(req, res);

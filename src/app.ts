@@ -10,8 +10,11 @@ import { AppError, classifyError } from './errors';
 import { publicOperationCheck } from './graphql/public-operations';
 import { createGraphQLHandler } from './graphql/yoga';
 import { healthRouter } from './http/health';
+import { createMetrics } from './http/metrics';
 import { requestState } from './http/request-state';
 import { sendGraphQLError, sendRestError } from './http/respond';
+import { createMcpHandler } from './mcp/http';
+import { mcpTools } from './mcp/tools';
 import type { Runtime } from './runtime';
 import { schema } from './schema';
 
@@ -22,7 +25,7 @@ export interface AppDeps {
   runtime: Runtime;
 }
 
-/** Assembles the HTTP app: /graphql, /api/v1, health. Listening is main.ts's job. */
+/** Assembles the HTTP app: /graphql, /api/v1, /mcp, health. Listening is main.ts's job. */
 export function createApp(deps: AppDeps): Express {
   const { services, authenticate } = deps.runtime;
   const app = express();
@@ -30,7 +33,25 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestState(deps.logger));
+  const metrics = createMetrics({
+    prisma: services.prisma,
+    token: deps.config.metricsToken,
+    // Process metrics are global to Node; tests build many apps in one process.
+    processMetrics: deps.config.env !== 'test',
+  });
+  app.use(metrics.observe);
+  app.get('/metrics', metrics.serve);
   app.use(healthRouter({ prisma: services.prisma, redis: deps.redis }));
+
+  // Before the /api/v1 router, which would answer /api/v1/mcp as an unknown route.
+  const mcp = createMcpHandler({
+    services,
+    authenticate,
+    schema,
+    tools: mcpTools,
+    readBody: readJsonBody(deps.config.bodyLimitBytes),
+  });
+  app.all(['/mcp', '/api/v1/mcp'], mcp);
 
   const openApi = buildOpenApiDocument(schema, routeTable, '1.0.0');
   app.get('/api/v1/openapi.json', (_req, res) => {

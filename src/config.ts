@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 const bool = z
@@ -24,6 +25,51 @@ const schema = z
     SEED_DEMO: bool.default(false),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(5),
+    /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+    METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+    /** 32 bytes, base64 or hex: the AES-256-GCM key of the webhook signing secrets. */
+    WEBHOOK_SECRET_KEY: z
+      .string()
+      .refine((value) => decodeSecretKey(value) !== null, 'must be 32 bytes, base64 or 64 hex characters')
+      .optional(),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** How long a worker holds a delivery it attempts; past it, a live worker takes the delivery over. */
+    WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** Test-only: comma-separated hosts (name, IP, optionally host:port) exempt from the webhook address policy. */
+    WEBHOOK_ALLOWED_HOSTS: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((host) => host.trim())
+          .filter((host) => host !== ''),
+      ),
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    SMTP_FROM: z.string().default('Commerce Webhooks <webhooks@localhost>'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOWED_HOSTS.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOWED_HOSTS'],
+        message:
+          'must be empty in production (a test-only allow-list that bypasses the webhook SSRF address policy)',
+      });
+    }
+    if (env.NODE_ENV === 'production' && !env.WEBHOOK_SECRET_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET_KEY'], message: 'is required in production' });
+    }
+    if (env.WEBHOOK_LEASE_SECONDS * 1000 < env.WEBHOOK_TIMEOUT_MS + 1000) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_LEASE_SECONDS'],
+        message:
+          'must exceed WEBHOOK_TIMEOUT_MS by at least a second (a live attempt must never lose its lease)',
+      });
+    }
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -43,7 +89,34 @@ const schema = z
     seedDemo: env.SEED_DEMO,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    metricsToken: env.METRICS_TOKEN,
+    webhook: {
+      secretKey: decodeSecretKey(env.WEBHOOK_SECRET_KEY ?? '') ?? DEV_WEBHOOK_SECRET_KEY,
+      /** Outside production with no WEBHOOK_SECRET_KEY: a fixed, public development key (main.ts warns). */
+      secretKeyIsDevDefault: env.WEBHOOK_SECRET_KEY === undefined,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      logRetentionDays: env.WEBHOOK_LOG_RETENTION_DAYS,
+      leaseSeconds: env.WEBHOOK_LEASE_SECONDS,
+      sweepIntervalMs: env.WEBHOOK_SWEEP_INTERVAL_MS,
+      /** Test-only hosts exempt from the webhook address policy; always empty in production. */
+      allowedHosts: env.WEBHOOK_ALLOWED_HOSTS,
+    },
+    smtp: { url: env.SMTP_URL, from: env.SMTP_FROM },
   }));
+
+/** Development and test only, never production (the schema refuses production without a key). */
+const DEV_WEBHOOK_SECRET_KEY = createHash('sha256')
+  .update('commerce-service development webhook key')
+  .digest();
+
+function decodeSecretKey(value: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
+    const bytes = Buffer.from(value, 'base64');
+    return bytes.length === 32 ? bytes : null;
+  }
+  return null;
+}
 
 export type Config = z.output<typeof schema>;
 

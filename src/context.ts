@@ -3,6 +3,7 @@ import type { PrismaClient } from '../prisma/generated/client/client';
 import type { AuthTarget } from './auth/invalidation';
 import type { Principal } from './auth/principal';
 import { AppError } from './errors';
+import type { WebhookServices } from './modules/webhooks/services';
 
 /** Failed sign-ins are throttled per account and per client address. */
 export interface LoginThrottle {
@@ -18,6 +19,8 @@ export interface RequestServices {
   /** After a key or store changes: drops it from every API process's verified-key cache. */
   invalidateAuth: (target: AuthTarget) => Promise<void>;
   loginThrottle: LoginThrottle;
+  /** Webhook secrets and URL policy (from configuration); absent in hand-made test contexts. */
+  webhooks?: WebhookServices;
 }
 
 /** The per-request context shared by GraphQL, the REST adapter and MCP. */

@@ -12,12 +12,27 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function connectDatabase(databaseUrl: string, options: { max?: number } = {}): Database {
+export interface ConnectOptions {
+  max?: number;
+  /** Called with the text of every SQL statement sent (query counting in tests and diagnostics). */
+  onQuery?: (sql: string) => void;
+}
+
+export function connectDatabase(databaseUrl: string, options: ConnectOptions = {}): Database {
   const pool = new Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     client.on('error', () => {});
+    const onQuery = options.onQuery;
+    if (onQuery) {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const first = args[0];
+        onQuery(typeof first === 'string' ? first : String((first as { text?: string })?.text ?? ''));
+        return query(...args);
+      };
+    }
   });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {

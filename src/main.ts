@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Runner } from 'graphile-worker';
 import type { Redis } from 'ioredis';
-import { startWorker } from '../jobs/worker';
+import { startWorker, webhookWorkerOptions } from '../jobs/worker';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
@@ -22,6 +22,9 @@ async function main() {
   const role = parseRole(process.argv[2]);
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  if (config.webhook.secretKeyIsDevDefault) {
+    logger.warn('no WEBHOOK_SECRET_KEY: webhook secrets are encrypted with the fixed development key');
+  }
   const stops: Array<() => Promise<unknown>> = [];
 
   let databaseUrl = config.databaseUrl;
@@ -86,6 +89,7 @@ async function main() {
       concurrency: config.workerConcurrency,
       usageMeter: runtime.usage,
       prisma: db.prisma,
+      webhooks: webhookWorkerOptions(config, logger),
     });
     logger.info('worker running (concurrency %d)', config.workerConcurrency);
   }

@@ -7,6 +7,7 @@ import { KeyVerifier } from './auth/key-verifier';
 import { createLoginThrottle } from './auth/login-throttle';
 import type { Config } from './config';
 import type { RequestServices } from './context';
+import { webhookServicesFrom } from './modules/webhooks/services';
 import { rateLimitHeaders } from './ratelimit/headers';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createUsageMeter, type UsageMeter } from './usage/meter';
@@ -51,6 +52,7 @@ export function createRuntime(options: {
     now,
     invalidateAuth: (target) => invalidation.publish(target),
     loginThrottle,
+    webhooks: webhookServicesFrom(config),
   };
   const authenticate = createAuthenticator({
     prisma,

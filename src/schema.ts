@@ -6,10 +6,13 @@ import './modules/audit/schema';
 import './modules/categories/schema';
 import './modules/products/schema';
 import './modules/coupons/schema';
+import './modules/orders/schema';
+import './modules/customers/schema';
 import './modules/reviews/schema';
 import './modules/sessions/schema';
 import './modules/staff/schema';
 import './modules/store-settings/schema';
+import './modules/webhooks/schema';
 
 export const schema = builder.toSchema();
 

@@ -19,7 +19,7 @@ export interface AuthenticatorDeps {
 export type Authenticate = (req: Request, res: Response) => Promise<void>;
 
 /**
- * Every /graphql and /api/v1 request passes here before its operation runs: a dashboard session, or
+ * Every /graphql, /api/v1 and /mcp request passes here before its operation runs: a dashboard session, or
  * an API key through DESIGN's check order, then (keys only) the sliding-window rate limit and the
  * usage quota. Only requests that pass all of it count as usage. Throws AppError; sets the
  * principal on req.state and the rate-limit headers on the response.

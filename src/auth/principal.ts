@@ -1,5 +1,5 @@
 import type { ApiKeyEnvironment, Plan, StaffRole } from '../../prisma/generated/client/enums';
-import type { ScopeAction, ScopeResource } from './scopes';
+import { allScopePairs, type ScopeAction, type ScopeResource } from './scopes';
 
 /** Who is calling, once authentication has passed. Scope checks read it in the schema only. */
 export interface ApiKeyPrincipal {
@@ -34,6 +34,17 @@ export function hasScope(principal: Principal | null, resource: ScopeResource, a
   if (!principal) return false;
   if (principal.kind === 'apiKey') return principal.scopes.has(`${resource}:${action}`);
   return isManager(principal) && sessionResources.has(resource);
+}
+
+/**
+ * Whether the caller could grant any power at all: an owner or admin signed in (who may create keys
+ * with every scope), or a key that itself holds every scope. Whoever can make someone an owner or
+ * admin, or set such a user's password, can sign in as them; so only such callers may.
+ */
+export function mayGrantEverything(principal: Principal | null): boolean {
+  if (!principal) return false;
+  if (principal.kind === 'session') return isManager(principal);
+  return allScopePairs().every((pair) => principal.scopes.has(pair));
 }
 
 /** For logs and audit entries: which key or staff user acted. */

@@ -9,6 +9,8 @@ export interface RequestState {
   clientAddress: string | undefined;
   principal: Principal | null;
   startedAt: bigint;
+  /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */
+  route?: string;
 }
 
 declare global {

@@ -33,13 +33,15 @@ export async function startTestServer(
     redis?: Redis | null;
     /** Another server's database and Redis prefix: a second API process of the same deployment. */
     shareWith?: TestServer;
+    /** Sees every SQL statement the server's Prisma client sends. */
+    onQuery?: (sql: string) => void;
   } = {},
 ): Promise<TestServer> {
   const shared = options.shareWith;
   const database = shared ? null : await createDatabaseFromTemplate();
   const databaseUrl = shared?.databaseUrl ?? (database?.url as string);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...env });
-  const db = connectDatabase(databaseUrl, { max: 5 });
+  const db = connectDatabase(databaseUrl, { max: 5, onQuery: options.onQuery });
   const clock = shared?.clock ?? { now: new Date() };
   const logger = options.logger ?? createLogger('silent');
   const ownRedis = options.redis === undefined ? connectRedis(redisUrl, logger) : null;

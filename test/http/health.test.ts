@@ -56,7 +56,7 @@ describe('GraphiQL', () => {
   });
 
   it('is not served in production', async () => {
-    const server = await startTestServer({ NODE_ENV: 'production' });
+    const server = await startTestServer({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'ab'.repeat(32) });
     try {
       const res = await server.request('/graphql', asBrowser);
       expect(res.status).toBe(401);

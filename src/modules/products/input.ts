@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../slug';
+import { isCurrencyCode } from '../store-settings/input';
 
 export const productStatuses = ['active', 'draft', 'archived'] as const;
 export type ProductStatusValue = (typeof productStatuses)[number];
@@ -20,10 +21,7 @@ const fields = {
   sku: z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters').nullish(),
   priceAmount: amount,
   compareAtAmount: amount.nullish(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'must be a 3-letter uppercase ISO 4217 code')
-    .optional(),
+  currency: z.string().refine(isCurrencyCode, 'must be a 3-letter uppercase ISO 4217 code').optional(),
   stock: amount.optional(),
   status: z.enum(productStatuses, { message: `must be one of ${productStatuses.join(', ')}` }).optional(),
   categoryId: z.string().min(1, 'must not be empty').nullish(),

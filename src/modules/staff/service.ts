@@ -1,6 +1,7 @@
 import type { Prisma, StaffUser } from '../../../prisma/generated/client/client';
 import type { StaffRole } from '../../../prisma/generated/client/enums';
 import { hashPassword } from '../../auth/password';
+import { mayGrantEverything } from '../../auth/principal';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
@@ -86,7 +87,7 @@ export async function getStaffMember<Q extends object>(ctx: Context, id: string,
 
 const lastOwner = (what: string) =>
   new AppError(
-    'CONFLICT',
+    'LAST_OWNER',
     `The last active owner of the store cannot be ${what}; make another staff member an active OWNER first`,
   );
 
@@ -126,9 +127,26 @@ function revokeSessions(tx: Tx, staffUserId: string, now: Date) {
 const conflictingEmail = (email: string) =>
   new AppError('CONFLICT', `A staff user with e-mail ${email} already exists`);
 
+const isPowerful = (role: StaffRole | null | undefined) => role === 'OWNER' || role === 'ADMIN';
+
+/**
+ * An owner or admin can sign in and create keys with every scope, so making one — or setting the
+ * password of one — needs a caller that could grant every scope itself (a key holding them all).
+ * The staff scopes alone would otherwise be a way around "a key grants only what it holds".
+ */
+function assertMayEmpower(ctx: Context, role: StaffRole | null | undefined, what: string): void {
+  if (isPowerful(role) && !mayGrantEverything(ctx.principal)) {
+    throw new AppError(
+      'INSUFFICIENT_SCOPE',
+      `Only a key holding every scope can ${what}: an owner or admin can sign in and grant any scope`,
+    );
+  }
+}
+
 export async function inviteStaff(ctx: Context, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(inviteStaffInput, input, 'input');
+  assertMayEmpower(ctx, fields.role, `invite an ${fields.role}`);
   const passwordHash = fields.password ? await hashPassword(fields.password) : null;
   return ctx.prisma.$transaction(async (tx) => {
     // A clear message first; the unique index still settles a concurrent invite (409 via the classifier).
@@ -168,6 +186,16 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
     const owners = demoted || deactivated ? await lockOwners(tx, storeId) : [];
     const existing = await tx.staffUser.findFirst({ where: { id, storeId }, select: staffSelect });
     if (!existing) throw notFound('Staff member');
+    if (fields.role !== undefined && fields.role !== existing.role) {
+      assertMayEmpower(ctx, fields.role, `make a staff member ${fields.role}`);
+    }
+    if (passwordHash !== undefined) {
+      assertMayEmpower(
+        ctx,
+        fields.role ?? existing.role,
+        `set the password of an ${fields.role ?? existing.role}`,
+      );
+    }
     if (existing.role === 'OWNER' && (demoted || deactivated)) {
       const others = assertNotLastOwner(owners, id, deactivated ? 'deactivated' : 'demoted');
       await handOverPrimaryOwner(tx, storeId, id, others);
@@ -183,8 +211,9 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
       },
       select: staffSelect,
     });
-    const revoked =
-      existing.isActive && !member.isActive ? (await revokeSessions(tx, id, ctx.now())).count : 0;
+    // A deactivated user is signed out; so is one whose password an administrator just replaced.
+    const signOut = (existing.isActive && !member.isActive) || passwordHash !== undefined;
+    const revoked = signOut ? (await revokeSessions(tx, id, ctx.now())).count : 0;
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     for (const field of ['name', 'role', 'isActive'] as const) {
       if (fields[field] !== undefined && existing[field] !== member[field])

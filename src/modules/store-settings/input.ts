@@ -3,19 +3,25 @@ import { emailInput } from '../staff/input';
 
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
-/** An IANA time-zone name that this runtime knows (e.g. `Europe/Berlin`, `UTC`); no raw offsets. */
-export function isTimeZone(value: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
+/** An ISO 4217 currency code that this runtime knows, in upper case (e.g. `EUR`). */
+export const isCurrencyCode = (code: string) => /^[A-Z]{3}$/.test(code) && currencies.has(code);
+
+/**
+ * The canonical spelling of an IANA time-zone name that this runtime knows (`europe/berlin` →
+ * `Europe/Berlin`, `US/Pacific` → `America/Los_Angeles`), or null; raw offsets are not names.
+ */
+export function canonicalTimeZone(value: string): string | null {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(value)) return null;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }
 
-const readOnly = (field: string, how: string) =>
-  z.never({ error: `${field} is read-only; ${how}` }).optional();
+export const isTimeZone = (value: string): boolean => canonicalTimeZone(value) !== null;
+
+const readOnly = (how: string) => z.never({ error: `is read-only; ${how}` }).optional();
 
 export const storeSettingsUpdateInput = z
   .object({
@@ -24,16 +30,18 @@ export const storeSettingsUpdateInput = z
       .string()
       .trim()
       .toUpperCase()
-      .refine((code) => /^[A-Z]{3}$/.test(code) && currencies.has(code), 'must be an ISO 4217 currency code')
+      .refine(isCurrencyCode, 'must be an ISO 4217 currency code')
       .optional(),
     timezone: z
       .string()
       .trim()
       .max(64, 'at most 64 characters')
       .refine(isTimeZone, 'must be an IANA time-zone name such as Europe/Berlin')
+      // Stored in one spelling, so that every consumer (and every other language's tz library) knows it.
+      .transform((zone) => canonicalTimeZone(zone) as string)
       .optional(),
     contactEmail: emailInput.nullable().optional(),
-    plan: readOnly('plan', 'change it through billing'),
-    status: readOnly('status', 'a store is suspended or reactivated by the operator'),
+    plan: readOnly('the plan changes through billing'),
+    status: readOnly('a store is suspended or resumed by the operator'),
   })
   .strict();

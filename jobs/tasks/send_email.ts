@@ -1,0 +1,42 @@
+import type { Task } from 'graphile-worker';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import type { EmailMessage } from '../../src/modules/webhooks/queue';
+
+export interface Mailer {
+  send(message: EmailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise nodemailer's JSON transport, with each message written to the
+ * log instead of sent (development, tests without a mail server).
+ */
+export function createMailer(options: { url?: string; from: string; logger: Logger }): Mailer {
+  const transport: Transporter = options.url
+    ? nodemailer.createTransport(options.url)
+    : nodemailer.createTransport({ jsonTransport: true });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from: options.from, ...message });
+      if (!options.url)
+        options.logger.info(
+          { email: { to: message.to, subject: message.subject, text: message.text } },
+          'e-mail (no SMTP_URL: logged, not sent)',
+        );
+      else
+        options.logger.info(
+          { email: { to: message.to, subject: message.subject }, messageId: info.messageId },
+          'e-mail sent',
+        );
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Sends one e-mail; a failure throws, so graphile-worker retries it with its own backoff. */
+export const makeSendEmail =
+  (mailer: Mailer): Task =>
+  async (payload) => {
+    await mailer.send(payload as EmailMessage);
+  };

@@ -1,0 +1,108 @@
+import { route } from '../route';
+
+const endpointFields =
+  'id url events description metadata isActive createdAt updatedAt disabledAt disabledReason';
+const deliveryFields = `id endpointId eventId eventType status attempt httpStatus responseBody errorMessage nextRetryAt
+  deliveredAt exhaustedAt createdAt updatedAt`;
+const tag = 'Webhooks';
+
+/** Spec 4.2 plus DESIGN's test ping; scope STORE_SETTINGS (READ / WRITE / UPDATE / DELETE). */
+export const webhookRoutes = [
+  route({
+    method: 'GET',
+    path: '/store/webhooks/endpoints',
+    tag,
+    summary: 'List webhook endpoints (the signing secret is never included)',
+    operation: `query ListWebhookEndpoints($page: Int, $limit: Int, $sortBy: WebhookEndpointSortField,
+        $sortDirection: SortDirection) {
+      webhookEndpoints(page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection) {
+        items { ${endpointFields} }
+        pagination { totalResults currentPage limit lastPage }
+      }
+    }`,
+    result: { kind: 'list', field: 'webhookEndpoints' },
+  }),
+  route({
+    method: 'POST',
+    path: '/store/webhooks/endpoints',
+    tag,
+    summary: 'Register an endpoint (at most 5 per store); the response carries its secret, shown this once',
+    operation: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
+      createWebhookEndpoint(input: $input) { ${endpointFields} secret }
+    }`,
+    body: 'input',
+    result: { kind: 'item', field: 'createWebhookEndpoint' },
+    status: 201,
+  }),
+  route({
+    method: 'GET',
+    path: '/store/webhooks/endpoints/{id}',
+    tag,
+    summary: 'Get a webhook endpoint',
+    operation: `query GetWebhookEndpoint($id: ID!) { webhookEndpoint(id: $id) { ${endpointFields} } }`,
+    result: { kind: 'item', field: 'webhookEndpoint' },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/store/webhooks/endpoints/{id}',
+    tag,
+    summary: 'Update url, events, description, metadata or isActive',
+    operation: `mutation UpdateWebhookEndpoint($id: ID!, $input: UpdateWebhookEndpointInput!) {
+      updateWebhookEndpoint(id: $id, input: $input) { ${endpointFields} }
+    }`,
+    body: 'input',
+    result: { kind: 'item', field: 'updateWebhookEndpoint' },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/store/webhooks/endpoints/{id}',
+    tag,
+    summary: 'Delete a webhook endpoint and its delivery log',
+    operation: 'mutation DeleteWebhookEndpoint($id: ID!) { deleteWebhookEndpoint(id: $id) { id deleted } }',
+    result: { kind: 'empty', field: 'deleteWebhookEndpoint' },
+  }),
+  route({
+    method: 'GET',
+    path: '/store/webhooks/endpoints/{id}/logs',
+    tag,
+    summary: 'Delivery log of the endpoint, newest first (filter by status)',
+    operation: `query WebhookDeliveryLog($id: ID!, $page: Int, $limit: Int, $sortBy: WebhookDeliverySortField,
+        $sortDirection: SortDirection, $status: WebhookDeliveryStatus) {
+      webhookDeliveries(endpointId: $id, page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection,
+          status: $status) {
+        items { ${deliveryFields} }
+        pagination { totalResults currentPage limit lastPage }
+      }
+    }`,
+    result: { kind: 'list', field: 'webhookDeliveries' },
+  }),
+  route({
+    method: 'POST',
+    path: '/store/webhooks/endpoints/{id}/rotate-secret',
+    tag,
+    summary: 'Issue a new signing secret, returned once; the old one is invalid at once',
+    operation: `mutation RotateWebhookEndpointSecret($id: ID!) {
+      rotateWebhookEndpointSecret(id: $id) { ${endpointFields} secret }
+    }`,
+    result: { kind: 'item', field: 'rotateWebhookEndpointSecret' },
+  }),
+  route({
+    method: 'POST',
+    path: '/store/webhooks/endpoints/{id}/replay-exhausted',
+    tag,
+    summary: 'Re-queue every exhausted delivery of the endpoint with fresh retries',
+    operation: `mutation ReplayExhaustedWebhookDeliveries($id: ID!) {
+      replayExhaustedWebhookDeliveries(id: $id) { replayed }
+    }`,
+    result: { kind: 'item', field: 'replayExhaustedWebhookDeliveries' },
+  }),
+  route({
+    method: 'POST',
+    path: '/store/webhooks/endpoints/{id}/test',
+    tag,
+    summary: 'Send a webhook.test event to the endpoint through the normal pipeline',
+    operation: 'mutation TestWebhookEndpoint($id: ID!) { testWebhookEndpoint(id: $id) { eventId } }',
+    result: { kind: 'item', field: 'testWebhookEndpoint' },
+    status: 202,
+  }),
+];

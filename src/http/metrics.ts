@@ -1,0 +1,104 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../db';
+
+/**
+ * Prometheus metrics at GET /metrics: requests by door, route template and status, their latency,
+ * the graphile-worker queue by task, and Node's process metrics. Route labels are templates
+ * (`GET /api/v1/product/{id}`), never raw paths, so their number stays bounded.
+ */
+export interface Metrics {
+  registry: Registry;
+  /** Counts and times every request; mount first. */
+  observe: (req: Request, res: Response, next: NextFunction) => void;
+  /** Serves the exposition text (behind METRICS_TOKEN when set). */
+  serve: (req: Request, res: Response) => Promise<void>;
+}
+
+/** Paths whose label is the path itself; anything else unmatched is `other`. */
+const FIXED_ROUTES = [
+  '/graphql',
+  '/mcp',
+  '/api/v1/mcp',
+  '/api/v1/openapi.json',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+];
+
+export function createMetrics(options: { prisma: Db; token?: string; processMetrics?: boolean }): Metrics {
+  const registry = new Registry();
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request to the end of the response, by method and route template',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const queue = new Gauge({
+    name: 'worker_jobs',
+    help: 'graphile-worker jobs waiting (run_at reached, not locked), scheduled (run_at ahead) or locked, by task',
+    labelNames: ['task', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      // A database that does not answer leaves the gauge empty rather than failing the scrape.
+      const rows = await readQueue(options.prisma).catch(() => []);
+      for (const row of rows) this.set({ task: row.task, state: row.state }, Number(row.count));
+    },
+  });
+  void queue;
+
+  const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : null;
+  const authorized = (req: Request) => {
+    if (!expected) return true;
+    const given = Buffer.from(req.get('authorization') ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
+  return {
+    registry,
+    observe(req, res, next) {
+      const end = duration.startTimer();
+      res.on('finish', () => {
+        const path = req.originalUrl.split('?')[0] ?? '';
+        const route = req.state?.route ?? (FIXED_ROUTES.includes(path) ? path : 'other');
+        const labels = { method: req.method, route };
+        end(labels);
+        requests.inc({ ...labels, status: String(res.statusCode) });
+      });
+      next();
+    },
+    async serve(req, res) {
+      if (!authorized(req)) {
+        res
+          .status(401)
+          .setHeader('WWW-Authenticate', 'Bearer')
+          .type('text/plain')
+          .send('metrics token required\n');
+        return;
+      }
+      res.type(registry.contentType).send(await registry.metrics());
+    },
+  };
+}
+
+function readQueue(prisma: Db) {
+  return prisma.$queryRaw<Array<{ task: string; state: string; count: bigint }>>`
+    select task_identifier as task,
+           case when locked_at is not null then 'locked'
+                when run_at > now() then 'scheduled'
+                else 'waiting' end as state,
+           count(*) as count
+      from graphile_worker.jobs
+     group by 1, 2`;
+}

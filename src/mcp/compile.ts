@@ -1,0 +1,97 @@
+import {
+  type DocumentNode,
+  type GraphQLSchema,
+  getNamedType,
+  isEnumType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  typeFromAST,
+  validate,
+} from 'graphql';
+import { z } from 'zod';
+import type { McpTool } from './tool';
+
+export interface CompiledTool {
+  tool: McpTool;
+  document: DocumentNode;
+  operationName: string;
+  /** The (resource, action) pair the operation's root field declares, e.g. PRODUCTS:READ. */
+  scope: string;
+  /** The tool description with the scope it needs. */
+  description: string;
+}
+
+/**
+ * Parses and validates each tool's operation once, at start-up, and checks it against the tool's
+ * input schema: the same variables, required where the operation requires them, the same enum
+ * values. A tool that drifted from the schema fails loudly here, not in a conversation.
+ */
+export function compileTools(schema: GraphQLSchema, tools: readonly McpTool[]): CompiledTool[] {
+  const names = new Set<string>();
+  return tools.map((tool) => {
+    if (names.has(tool.name)) throw new Error(`MCP tool ${tool.name}: declared twice`);
+    names.add(tool.name);
+    return compileTool(schema, tool);
+  });
+}
+
+function compileTool(schema: GraphQLSchema, tool: McpTool): CompiledTool {
+  const fail = (message: string): never => {
+    throw new Error(`MCP tool ${tool.name}: ${message}`);
+  };
+  const document = parse(tool.operation);
+  const errors = validate(schema, document);
+  if (errors.length > 0) fail(errors.map((e) => e.message).join('; '));
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = operations[0];
+  if (operations.length !== 1 || !operation?.name || operation.operation !== 'query')
+    return fail('needs exactly one named query');
+
+  const roots = operation.selectionSet.selections;
+  const root = roots[0];
+  if (roots.length !== 1 || root?.kind !== Kind.FIELD) return fail('must select exactly one root field');
+  if ((root.alias ?? root.name).value !== tool.resultKey)
+    fail(`the root field answers as ${(root.alias ?? root.name).value}, not ${tool.resultKey}`);
+  const field = schema.getQueryType()?.getFields()[root.name.value];
+  const authScopes = (field?.extensions as { pothosOptions?: { authScopes?: { scope?: unknown } } })
+    ?.pothosOptions?.authScopes;
+  const scope =
+    typeof authScopes?.scope === 'string' ? authScopes.scope : fail('its root field declares no scope');
+
+  const inputShape = tool.input.shape as Record<string, z.ZodType>;
+  const variables = new Set<string>();
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    variables.add(name);
+    const input = inputShape[name] ?? fail(`the input schema lacks $${name}`);
+    const required = definition.type.kind === Kind.NON_NULL_TYPE;
+    if (required === input.safeParse(undefined).success)
+      fail(`$${name} is ${required ? '' : 'not '}required by the operation but not by the input schema`);
+    const type = typeFromAST(schema, definition.type);
+    const named = type && getNamedType(type);
+    if (isEnumType(named)) {
+      const expected = named.getValues().map((v) => v.value as string);
+      const actual = enumValuesOf(input);
+      if (!actual || actual.length !== expected.length || !expected.every((v) => actual.includes(v)))
+        fail(`$${name} must be a zod enum of ${expected.join(', ')}`);
+    }
+  }
+  for (const name of Object.keys(inputShape))
+    if (!variables.has(name)) fail(`the operation declares no $${name} for the input ${name}`);
+
+  return {
+    tool,
+    document,
+    operationName: operation.name.value,
+    scope,
+    description: `${tool.description} Read-only. Needs the ${scope} scope.`,
+  };
+}
+
+function enumValuesOf(schema: z.ZodType): readonly string[] | undefined {
+  const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+  return inner instanceof z.ZodEnum ? (inner.options as string[]) : undefined;
+}

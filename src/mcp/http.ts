@@ -1,0 +1,79 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Request, RequestHandler, Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { Authenticate } from '../auth/authenticate';
+import { presentedCredential } from '../auth/credentials';
+import type { RequestServices } from '../context';
+import { AppError, classifyError } from '../errors';
+import { contextFromRequest } from '../graphql/context';
+import { sendRestError } from '../http/respond';
+import { compileTools } from './compile';
+import { createMcpServer } from './server';
+import type { McpTool } from './tool';
+
+export interface McpDeps {
+  services: RequestServices;
+  authenticate: Authenticate;
+  schema: GraphQLSchema;
+  tools: readonly McpTool[];
+  /** The JSON body reader every door uses (size limit, content type, INVALID_JSON). */
+  readBody: (req: Request, res: Response) => Promise<void>;
+}
+
+/**
+ * POST /mcp: MCP Streamable HTTP, stateless (a new server and transport per request, JSON responses).
+ * API-key authentication, rate limit and usage counting are the other doors' own and come first; a failure
+ * there is an HTTP status with the error envelope. Inside the protocol, failures are JSON-RPC errors
+ * or tool errors. GET (a server-sent event stream) and DELETE (ending a session) have no meaning
+ * without sessions: 405, as the SDK's stateless examples answer.
+ */
+export function createMcpHandler(deps: McpDeps): RequestHandler {
+  const tools = compileTools(deps.schema, deps.tools);
+
+  return async (req, res) => {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      res.status(405).json({
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message: `Method not allowed: ${req.method}; this stateless endpoint takes POST`,
+        },
+        id: null,
+      });
+      return;
+    }
+    try {
+      // Spec §4.3: an API key is required; a dashboard session (header or cookie) is not one.
+      if (presentedCredential(req.headers).kind === 'session')
+        throw new AppError('API_KEY_REQUIRED', 'The MCP endpoint takes an API key, not a dashboard session');
+      await deps.authenticate(req, res);
+      await deps.readBody(req, res);
+    } catch (error) {
+      const { appError, unexpected } = classifyError(error);
+      if (unexpected) req.state.log.error({ err: error }, 'unexpected error before the MCP protocol');
+      sendRestError(res, appError);
+      return;
+    }
+
+    const server = createMcpServer(deps.schema, tools, contextFromRequest(deps.services, req));
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      req.state.log.error({ err: error }, 'unexpected error in the MCP transport');
+      if (!res.headersSent)
+        res
+          .status(500)
+          .json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
+    }
+  };
+}

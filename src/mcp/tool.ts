@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * One read-only MCP tool: a named GraphQL query of the schema, the zod schema of its arguments (the
+ * operation's variables, by the same names) and of its result (the operation's `data`, whose single
+ * root field is aliased to `resultKey`). The scope it needs is read from the root field at start-up.
+ */
+export interface McpTool {
+  name: string;
+  title: string;
+  /** What the tool returns; "Needs <scope>." is appended from the schema at start-up. */
+  description: string;
+  /** A GraphQL document with exactly one named query. */
+  operation: string;
+  input: z.ZodObject;
+  resultKey: string;
+  output: z.ZodObject;
+  /** One line above the data: counts and ids only, never store text (that stays inside the data block). */
+  headline(result: unknown): string;
+}
+
+/** What every tool returns in structuredContent when it fails: the REST error envelope's fields. */
+export const toolErrorSchema = z
+  .object({
+    code: z.string().describe('The error code, e.g. INSUFFICIENT_SCOPE or NOT_FOUND'),
+    status: z.number().int().describe('The HTTP status the same error has on REST'),
+    message: z.string(),
+    requestId: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .describe('Present instead of the result when the tool fails (isError: true)');
+
+export type ToolError = z.output<typeof toolErrorSchema>;
+
+/**
+ * structuredContent is `{ [resultKey]: result }` or, on failure, `{ error }`. The SDK's client checks
+ * structuredContent against outputSchema even on isError results, so the error form is part of the
+ * schema; `oneOf` in the JSON schema (and the refinement here) keeps the two forms exclusive.
+ */
+function outputSchema(key: string, result: z.ZodType): z.ZodObject {
+  return z
+    .object({ [key]: result.optional(), error: toolErrorSchema.optional() })
+    .strict()
+    .refine((value: Record<string, unknown>) => (value[key] === undefined) !== (value.error === undefined), {
+      message: `holds either ${key} or error`,
+    })
+    .meta({ oneOf: [{ required: [key] }, { required: ['error'] }] });
+}
+
+/** Declares a tool; the headline is typed by the result schema. */
+export function defineTool<K extends string, T extends z.ZodType>(definition: {
+  name: string;
+  title: string;
+  description: string;
+  operation: string;
+  input: z.ZodObject;
+  resultKey: K;
+  result: T;
+  headline: (result: z.output<T>) => string;
+}): McpTool {
+  const { result, headline, ...rest } = definition;
+  return {
+    ...rest,
+    output: outputSchema(definition.resultKey, result),
+    headline: (value) => headline(value as z.output<T>),
+  };
+}

@@ -1,0 +1,127 @@
+import type { Customer, Prisma } from '../../../prisma/generated/client/client';
+import { type Context, storeIdOf } from '../../context';
+import type { Tx } from '../../db';
+import { AppError, notFound } from '../../errors';
+import { parseInput } from '../../validation';
+import { emitEvent } from '../events/outbox';
+import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { customerUpdateInput, newCustomerInput } from './input';
+import { type CustomerStats, customerStatsFor, noStats } from './stats';
+
+export const customerSortFields = ['createdAt', 'email', 'lastName'] as const;
+export type CustomerSortField = (typeof customerSortFields)[number];
+
+export interface CustomerFilter {
+  q?: string | null;
+}
+
+const searchedFields = ['email', 'firstName', 'lastName'] as const;
+
+/** `q` is split into words; every word must match the e-mail, first or last name ("ann lee" finds Ann Lee). */
+function customerWhere(storeId: string, filter: CustomerFilter): Prisma.CustomerWhereInput {
+  const words = (filter.q ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 10);
+  return {
+    storeId,
+    ...(words.length > 0
+      ? {
+          AND: words.map((word) => ({
+            OR: searchedFields.map((field) => ({ [field]: { contains: word, mode: 'insensitive' } })),
+          })),
+        }
+      : {}),
+  };
+}
+
+export async function listCustomers(ctx: Context, args: PageArgs<CustomerSortField> & CustomerFilter) {
+  const where = customerWhere(storeIdOf(ctx), args);
+  const page = resolvePage(args, 'createdAt');
+  const [items, total] = await Promise.all([
+    ctx.prisma.customer.findMany({ where, orderBy: stableOrder(page), skip: page.skip, take: page.limit }),
+    ctx.prisma.customer.count({ where }),
+  ]);
+  return toPage(items, total, page);
+}
+
+/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+export function findCustomersForConnection<Q extends object>(
+  ctx: Context,
+  query: Q,
+  args: CustomerFilter & { sortBy?: CustomerSortField | null; sortDirection?: 'asc' | 'desc' | null },
+) {
+  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
+  return ctx.prisma.customer.findMany({
+    ...query,
+    where: customerWhere(storeIdOf(ctx), args),
+    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+  });
+}
+
+export async function getCustomer<Q extends object>(ctx: Context, id: string, query?: Q) {
+  const customer = await ctx.prisma.customer.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
+  if (!customer) throw notFound('Customer');
+  return customer;
+}
+
+/** The customer as REST, GraphQL and event payloads show it. */
+export const customerPayload = (customer: Customer, stats: CustomerStats) => ({
+  id: customer.id,
+  email: customer.email,
+  firstName: customer.firstName,
+  lastName: customer.lastName,
+  phone: customer.phone,
+  acceptsMarketing: customer.acceptsMarketing,
+  orderCount: stats.orderCount,
+  totalSpentAmount: stats.totalSpentAmount,
+  createdAt: customer.createdAt.toISOString(),
+  updatedAt: customer.updatedAt.toISOString(),
+});
+
+/** A clear 409 first; the unique index (storeId, email) still settles a concurrent write (P2002 → 409). */
+async function assertEmailFree(tx: Tx, storeId: string, email: string, selfId?: string) {
+  const clash = await tx.customer.findFirst({
+    where: { storeId, email, ...(selfId ? { id: { not: selfId } } : {}) },
+    select: { id: true },
+  });
+  if (clash) {
+    throw new AppError('CONFLICT', `A customer with e-mail ${email} already exists`, [
+      { path: 'input.email', message: 'is already used by another customer of the store' },
+    ]);
+  }
+}
+
+export async function createCustomer(ctx: Context, input: unknown) {
+  const storeId = storeIdOf(ctx);
+  const fields = parseInput(newCustomerInput, input, 'input');
+  return ctx.prisma.$transaction(async (tx) => {
+    await assertEmailFree(tx, storeId, fields.email);
+    const customer = await tx.customer.create({
+      data: { ...fields, storeId, createdAt: ctx.now(), updatedAt: ctx.now() },
+    });
+    await emitEvent(tx, {
+      storeId,
+      type: 'customer.created',
+      data: { object: customerPayload(customer, noStats) },
+      now: ctx.now(),
+    });
+    return customer;
+  });
+}
+
+export async function updateCustomer(ctx: Context, id: string, input: unknown) {
+  const storeId = storeIdOf(ctx);
+  const fields = parseInput(customerUpdateInput, input, 'input');
+  return ctx.prisma.$transaction(async (tx) => {
+    const existing = await tx.customer.findFirst({ where: { id, storeId }, select: { id: true } });
+    if (!existing) throw notFound('Customer');
+    if (fields.email !== undefined) await assertEmailFree(tx, storeId, fields.email, id);
+    const customer = await tx.customer.update({ where: { id }, data: { ...fields, updatedAt: ctx.now() } });
+    const stats = (await customerStatsFor(tx, storeId, [id])).get(id) ?? noStats;
+    await emitEvent(tx, {
+      storeId,
+      type: 'customer.updated',
+      data: { object: customerPayload(customer, stats) },
+      now: ctx.now(),
+    });
+    return customer;
+  });
+}

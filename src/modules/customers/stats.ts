@@ -1,0 +1,86 @@
+import { type Context, storeIdOf } from '../../context';
+import type { Db, Tx } from '../../db';
+
+/** What a customer's orders add up to. */
+export interface CustomerStats {
+  /** Every order of the customer, whatever its status. */
+  orderCount: number;
+  /** Sum of totalAmount over the customer's orders that are not cancelled (minor units). */
+  totalSpentAmount: number;
+}
+
+export const noStats: CustomerStats = { orderCount: 0, totalSpentAmount: 0 };
+
+/** One grouped query for any number of customers of a store. */
+export async function customerStatsFor(
+  db: Db | Tx,
+  storeId: string,
+  customerIds: readonly string[],
+): Promise<Map<string, CustomerStats>> {
+  const stats = new Map<string, CustomerStats>();
+  if (customerIds.length === 0) return stats;
+  const rows = await db.$queryRaw<Array<{ customerId: string; orderCount: number; totalSpent: bigint }>>`
+    SELECT "customerId",
+           COUNT(*)::int AS "orderCount",
+           COALESCE(SUM("totalAmount") FILTER (WHERE status <> 'cancelled'), 0)::bigint AS "totalSpent"
+      FROM "Order"
+     WHERE "storeId" = ${storeId} AND "customerId" = ANY(${[...customerIds]}::text[])
+     GROUP BY "customerId"`;
+  for (const row of rows) {
+    stats.set(row.customerId, { orderCount: row.orderCount, totalSpentAmount: Number(row.totalSpent) });
+  }
+  return stats;
+}
+
+/**
+ * Per request: the stats of every customer asked for while a result is being built are loaded
+ * together (DataLoader's scheduling: after the current promise jobs, in one grouped query), so a
+ * list page costs one query for its stats however many customers it holds. Nothing is kept after
+ * a batch, so a later mutation in the same document never reads stale numbers.
+ */
+class CustomerStatsLoader {
+  private batch: Map<string, Promise<CustomerStats>> | null = null;
+  private waiting: Array<{ id: string; resolve: (s: CustomerStats) => void; reject: (e: unknown) => void }> =
+    [];
+
+  constructor(private readonly ctx: Context) {}
+
+  load(customerId: string): Promise<CustomerStats> {
+    if (!this.batch) {
+      this.batch = new Map();
+      void Promise.resolve().then(() => process.nextTick(() => void this.flush()));
+    }
+    const pending = this.batch.get(customerId);
+    if (pending) return pending;
+    const promise = new Promise<CustomerStats>((resolve, reject) => {
+      this.waiting.push({ id: customerId, resolve, reject });
+    });
+    this.batch.set(customerId, promise);
+    return promise;
+  }
+
+  private async flush() {
+    const waiting = this.waiting;
+    this.batch = null;
+    this.waiting = [];
+    try {
+      const ids = waiting.map((entry) => entry.id);
+      const stats = await customerStatsFor(this.ctx.prisma, storeIdOf(this.ctx), ids);
+      for (const entry of waiting) entry.resolve(stats.get(entry.id) ?? noStats);
+    } catch (error) {
+      for (const entry of waiting) entry.reject(error);
+    }
+  }
+}
+
+const loaders = new WeakMap<Context, CustomerStatsLoader>();
+
+/** The stats of one customer of the caller's store, batched with the others of the same result. */
+export function loadCustomerStats(ctx: Context, customerId: string): Promise<CustomerStats> {
+  let loader = loaders.get(ctx);
+  if (!loader) {
+    loader = new CustomerStatsLoader(ctx);
+    loaders.set(ctx, loader);
+  }
+  return loader.load(customerId);
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { OrderStatus } from '../../../prisma/generated/client/enums';
+
+export const orderStatuses = Object.values(OrderStatus) as [OrderStatus, ...OrderStatus[]];
+
+export const MAX_ORDER_LINES = 100;
+export const MAX_LINE_QUANTITY = 1000;
+
+/** E-mail addresses are stored trimmed and lower-cased, like customers' and staff's. */
+const email = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+  z.email('must be an e-mail address').max(320, 'at most 320 characters'),
+);
+
+const line = z
+  .object({
+    productId: z.string().trim().min(1, 'is required'),
+    quantity: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
+  })
+  .strict();
+
+/**
+ * A new order. A product may appear on one line only (a repeat is refused, not merged, so that the
+ * client's idea of the order and the stored one never differ); `email` defaults to the customer's.
+ */
+export const placeOrderInput = z
+  .object({
+    customerId: z.string().trim().min(1, 'must not be empty').nullish(),
+    email: email.nullish(),
+    items: z
+      .array(line)
+      .min(1, 'must hold at least one line')
+      .max(MAX_ORDER_LINES, `at most ${MAX_ORDER_LINES} lines`),
+    couponCode: z.string().trim().min(1, 'must not be empty').max(40, 'at most 40 characters').nullish(),
+    note: z.string().max(1000, 'at most 1000 characters').nullish(),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (!value.customerId && !value.email) {
+      ctx.addIssue({ code: 'custom', path: ['email'], message: 'is required when no customerId is given' });
+    }
+    const seen = new Map<string, number>();
+    value.items.forEach((item, index) => {
+      const first = seen.get(item.productId);
+      if (first === undefined) seen.set(item.productId, index);
+      else {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['items', index, 'productId'],
+          message: `repeats line ${first}; give each product once with its total quantity`,
+        });
+      }
+    });
+  });
+
+export type PlaceOrderInput = z.output<typeof placeOrderInput>;
+
+/** The reason may come as the `reason` argument (GraphQL) or as the REST body `{ reason }`. */
+export const cancelReasonInput = z
+  .string()
+  .trim()
+  .max(500, 'at most 500 characters')
+  .transform((reason) => reason || null)
+  .nullish();

@@ -1,0 +1,184 @@
+import type { Coupon } from '../../../prisma/generated/client/client';
+import { type Context, storeIdOf } from '../../context';
+import type { Tx } from '../../db';
+import { AppError, type ErrorDetail, validationError } from '../../errors';
+import { parseInput } from '../../validation';
+import { emitEvent } from '../events/outbox';
+import { type PlaceOrderInput, placeOrderInput } from './input';
+import { couponDiscount, couponProblem, MAX_AMOUNT } from './pricing';
+import { loadOrderForPayload, ORDER_TX_OPTIONS, orderPayload } from './service';
+
+const detail = (path: string, message: string): ErrorDetail => ({ path, message });
+
+interface ReservedLine {
+  productId: string;
+  name: string;
+  sku: string | null;
+  unitAmount: number;
+  quantity: number;
+  totalAmount: number;
+}
+
+/**
+ * Places an order in one transaction: checks the customer, the products and the coupon, reserves
+ * stock line by line with conditional updates (products in id order, so concurrent orders never
+ * deadlock), redeems the coupon under its cap, allocates the store's next order number, writes the
+ * order with a snapshot of each line and emits `order.placed`. Any failure rolls all of it back.
+ */
+export async function placeOrder(ctx: Context, input: unknown) {
+  const storeId = storeIdOf(ctx);
+  const fields = parseInput(placeOrderInput, input, 'input');
+  return ctx.prisma.$transaction(async (tx) => {
+    const now = ctx.now();
+    const store = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true } });
+    const email = await resolveEmail(tx, storeId, fields);
+    await checkProducts(tx, storeId, store.currency, fields);
+    const lines = await reserveStock(tx, storeId, fields);
+    const subtotal = lines.reduce((sum, line) => sum + line.totalAmount, 0);
+    if (subtotal > MAX_AMOUNT) {
+      throw validationError([detail('input.items', `the order total may be at most ${MAX_AMOUNT}`)]);
+    }
+    const coupon = fields.couponCode
+      ? await redeemCoupon(tx, storeId, fields.couponCode, subtotal, now)
+      : null;
+    const discount = coupon ? couponDiscount(coupon, subtotal) : 0;
+    // Taken last, so the store row (which every order of the store needs) stays locked briefly.
+    const [{ number }] = await tx.$queryRaw<[{ number: number }]>`
+      UPDATE "Store" SET "nextOrderNumber" = "nextOrderNumber" + 1
+      WHERE id = ${storeId} RETURNING "nextOrderNumber" - 1 AS number`;
+    const order = await tx.order.create({
+      data: {
+        storeId,
+        number,
+        customerId: fields.customerId ?? null,
+        email,
+        currency: store.currency,
+        subtotalAmount: subtotal,
+        discountAmount: discount,
+        totalAmount: subtotal - discount,
+        couponId: coupon?.id ?? null,
+        note: fields.note ?? null,
+        createdAt: now,
+        updatedAt: now,
+        items: { create: lines },
+      },
+      select: { id: true },
+    });
+    const placed = await loadOrderForPayload(tx, order.id);
+    await emitEvent(tx, { storeId, type: 'order.placed', data: { object: orderPayload(placed) }, now });
+    return placed;
+  }, ORDER_TX_OPTIONS);
+}
+
+/** The customer must belong to the store; the order's e-mail defaults to theirs. */
+async function resolveEmail(tx: Tx, storeId: string, fields: PlaceOrderInput): Promise<string> {
+  if (!fields.customerId) return fields.email as string;
+  const customer = await tx.customer.findFirst({
+    where: { id: fields.customerId, storeId },
+    select: { email: true },
+  });
+  if (!customer) throw validationError([detail('input.customerId', 'no such customer')]);
+  return fields.email ?? customer.email;
+}
+
+/** Every line names an active product of the store, priced in the store's currency. */
+async function checkProducts(tx: Tx, storeId: string, currency: string, fields: PlaceOrderInput) {
+  const products = await tx.product.findMany({
+    where: { storeId, id: { in: fields.items.map((item) => item.productId) } },
+    select: { id: true, status: true, currency: true },
+  });
+  const byId = new Map(products.map((product) => [product.id, product]));
+  const details: ErrorDetail[] = [];
+  fields.items.forEach((item, index) => {
+    const path = `input.items.${index}.productId`;
+    const product = byId.get(item.productId);
+    if (!product) details.push(detail(path, 'no such product'));
+    else if (product.status !== 'active')
+      details.push(detail(path, `the product is ${product.status}, not for sale`));
+    else if (product.currency !== currency) {
+      details.push(
+        detail(path, `the product is priced in ${product.currency}; the store sells in ${currency}`),
+      );
+    }
+  });
+  if (details.length > 0) throw validationError(details);
+}
+
+/**
+ * Takes each line's quantity from stock with `UPDATE … WHERE stock >= quantity RETURNING …`: the row
+ * lock makes concurrent orders queue, and the price, name and sku are read from the locked row.
+ */
+async function reserveStock(tx: Tx, storeId: string, fields: PlaceOrderInput): Promise<ReservedLine[]> {
+  const indexed = fields.items.map((item, index) => ({ ...item, index }));
+  indexed.sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+  const lines: ReservedLine[] = [];
+  for (const item of indexed) {
+    const [row] = await tx.$queryRaw<Array<{ name: string; sku: string | null; priceAmount: number }>>`
+      UPDATE "Product" SET stock = stock - ${item.quantity}
+      WHERE id = ${item.productId} AND "storeId" = ${storeId} AND status = 'active' AND stock >= ${item.quantity}
+      RETURNING name, sku, "priceAmount"`;
+    if (!row) throw await reservationFailure(tx, storeId, item);
+    lines.push({
+      productId: item.productId,
+      name: row.name,
+      sku: row.sku,
+      unitAmount: row.priceAmount,
+      quantity: item.quantity,
+      totalAmount: row.priceAmount * item.quantity,
+    });
+  }
+  return lines;
+}
+
+async function reservationFailure(
+  tx: Tx,
+  storeId: string,
+  item: { productId: string; quantity: number; index: number },
+): Promise<AppError> {
+  const product = await tx.product.findFirst({
+    where: { id: item.productId, storeId },
+    select: { stock: true, status: true },
+  });
+  if (product?.status !== 'active') {
+    // Deleted or withdrawn between the check and the reservation.
+    return validationError([
+      detail(`input.items.${item.index}.productId`, 'the product is no longer for sale'),
+    ]);
+  }
+  const message = `only ${product.stock} in stock, ${item.quantity} ordered`;
+  return new AppError('INSUFFICIENT_STOCK', `input.items.${item.index}.quantity: ${message}`, [
+    detail(`input.items.${item.index}.quantity`, message),
+  ]);
+}
+
+/**
+ * Applies the coupon: found by code in the store (any case), valid now for this subtotal, and redeemed
+ * with a conditional increment that holds the row lock, so its cap holds under concurrent orders.
+ */
+async function redeemCoupon(
+  tx: Tx,
+  storeId: string,
+  code: string,
+  subtotal: number,
+  now: Date,
+): Promise<Coupon> {
+  const path = 'input.couponCode';
+  const found = await tx.coupon.findFirst({
+    where: { storeId, code: { equals: code, mode: 'insensitive' } },
+    select: { id: true },
+  });
+  if (!found) throw validationError([detail(path, 'no such coupon')]);
+  const [coupon] = await tx.$queryRaw<Coupon[]>`
+    UPDATE "Coupon" SET "redemptionCount" = "redemptionCount" + 1
+    WHERE id = ${found.id} AND "storeId" = ${storeId}
+    RETURNING *`;
+  if (!coupon) throw validationError([detail(path, 'no such coupon')]);
+  const problem = couponProblem({ ...coupon, redemptionCount: coupon.redemptionCount - 1 }, subtotal, now);
+  if (problem?.reason === 'exhausted') {
+    throw new AppError('COUPON_REDEMPTION_LIMIT_REACHED', `${path}: ${problem.message}`, [
+      detail(path, problem.message),
+    ]);
+  }
+  if (problem) throw validationError([detail(path, problem.message)]);
+  return coupon;
+}

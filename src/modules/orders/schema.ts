@@ -1,0 +1,214 @@
+import type { ArgBuilder } from '@pothos/core';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { OrderStatus } from '../../../prisma/generated/client/enums';
+import { builder, requireScope, type Types } from '../../builder';
+import { idempotencyArg } from '../idempotency-arg';
+import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { orderStatuses } from './input';
+import { placeOrder } from './place';
+import {
+  findOrdersForConnection,
+  getOrder,
+  listOrders,
+  type OrderFilter,
+  orderItemOrder,
+  orderSortFields,
+} from './service';
+import { cancelOrder, fulfillOrder, payOrder } from './transitions';
+
+const OrderStatusEnum = builder.enumType('OrderStatus', {
+  description: 'pending → paid → fulfilled; pending or paid → cancelled',
+  values: orderStatuses,
+});
+const OrderSortFieldEnum = builder.enumType('OrderSortField', { values: orderSortFields });
+
+export const OrderItemRef = builder.prismaObject('OrderItem', {
+  description: 'A line of an order: name, sku and unit price as they were when the order was placed',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    productId: t.exposeString('productId', {
+      nullable: true,
+      description: 'Null once the product is deleted',
+    }),
+    name: t.exposeString('name'),
+    sku: t.exposeString('sku', { nullable: true }),
+    unitAmount: t.exposeInt('unitAmount', { description: 'Minor units' }),
+    quantity: t.exposeInt('quantity'),
+    totalAmount: t.exposeInt('totalAmount', { description: 'unitAmount × quantity, minor units' }),
+  }),
+});
+
+/**
+ * The customer as an order shows it. A variant of the Customer model, so the customers module stays
+ * free to define the primary `Customer` type; it loads through the order's relation in the same query.
+ */
+export const OrderCustomerRef = builder.prismaObject('Customer', {
+  variant: 'OrderCustomer',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    firstName: t.exposeString('firstName', { nullable: true }),
+    lastName: t.exposeString('lastName', { nullable: true }),
+  }),
+});
+
+export const OrderRef = builder.prismaObject('Order', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    number: t.exposeInt('number', { description: 'Sequential per store, from 1001' }),
+    status: t.expose('status', { type: OrderStatusEnum }),
+    email: t.exposeString('email'),
+    customerId: t.exposeString('customerId', { nullable: true }),
+    customer: t.relation('customer', { type: OrderCustomerRef, nullable: true }),
+    currency: t.exposeString('currency', { description: "ISO 4217; the store's currency" }),
+    subtotalAmount: t.exposeInt('subtotalAmount', { description: 'Sum of the lines, minor units' }),
+    discountAmount: t.exposeInt('discountAmount', { description: 'The coupon discount, minor units' }),
+    totalAmount: t.exposeInt('totalAmount', { description: 'subtotalAmount − discountAmount, minor units' }),
+    couponId: t.exposeString('couponId', { nullable: true, description: 'Null once the coupon is deleted' }),
+    couponCode: t.string({
+      nullable: true,
+      select: { coupon: { select: { code: true } } },
+      resolve: (order) => order.coupon?.code ?? null,
+    }),
+    note: t.exposeString('note', { nullable: true }),
+    items: t.relation('items', { query: { orderBy: orderItemOrder } }),
+    paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true }),
+    fulfilledAt: t.expose('fulfilledAt', { type: 'DateTime', nullable: true }),
+    cancelledAt: t.expose('cancelledAt', { type: 'DateTime', nullable: true }),
+    cancelReason: t.exposeString('cancelReason', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const OrderPage = pageType('Order', OrderRef);
+
+type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
+
+/** The filters `orders` and `ordersConnection` share. */
+const filterArgs = (arg: ArgBuilder<BuilderTypes>) => ({
+  q: arg.string({ description: 'Matches the order number (1001 or #1001) or part of the e-mail' }),
+  status: arg({ type: OrderStatusEnum }),
+  from: arg({ type: 'DateTime', description: 'Created at or after this time (inclusive)' }),
+  to: arg({ type: 'DateTime', description: 'Created before this time (exclusive)' }),
+});
+
+const toFilter = (args: {
+  q?: string | null;
+  status?: OrderStatus | null;
+  from?: Date | null;
+  to?: Date | null;
+}): OrderFilter => ({ q: args.q, status: args.status, from: args.from, to: args.to });
+
+builder.queryFields((t) => ({
+  orders: t.field({
+    type: OrderPage,
+    description:
+      'Orders of the store, a page at a time, newest first by default. Item selections (lines, customer) load with the page.',
+    authScopes: requireScope('ORDERS', 'READ'),
+    args: { ...pageArgs(t.arg, OrderSortFieldEnum), ...filterArgs(t.arg) },
+    resolve: (_root, args, ctx, info) =>
+      listOrders(
+        ctx,
+        {
+          page: args.page,
+          limit: args.limit,
+          sortBy: args.sortBy,
+          sortDirection: args.sortDirection,
+          ...toFilter(args),
+        },
+        queryFromInfo({ context: ctx, info, path: ['items'] }),
+      ),
+  }),
+  ordersConnection: t.prismaConnection(
+    {
+      type: 'Order',
+      cursor: 'id',
+      description: 'Orders as a Relay connection, for frontends',
+      authScopes: requireScope('ORDERS', 'READ'),
+      args: {
+        ...filterArgs(t.arg),
+        sortBy: t.arg({ type: OrderSortFieldEnum }),
+        sortDirection: t.arg({ type: SortDirectionEnum }),
+      },
+      resolve: (query, _root, args, ctx) =>
+        findOrdersForConnection(ctx, query, {
+          ...toFilter(args),
+          sortBy: args.sortBy,
+          sortDirection: args.sortDirection,
+        }),
+    },
+    { name: 'OrderConnection' },
+    { name: 'OrderEdge' },
+  ),
+  order: t.prismaField({
+    type: 'Order',
+    authScopes: requireScope('ORDERS', 'READ'),
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => getOrder(ctx, String(args.id), query),
+  }),
+}));
+
+const PlaceOrderItemInput = builder.inputType('PlaceOrderItemInput', {
+  fields: (t) => ({
+    productId: t.id({ required: true, description: 'An active product of the store' }),
+    quantity: t.int({ required: true, description: '1 to 1000' }),
+  }),
+});
+
+const PlaceOrderInput = builder.inputType('PlaceOrderInput', {
+  fields: (t) => ({
+    customerId: t.id({ description: 'A customer of the store' }),
+    email: t.string({ description: "Required without customerId; defaults to the customer's" }),
+    items: t.field({
+      type: [PlaceOrderItemInput],
+      required: true,
+      description: '1 to 100 lines, each product once',
+    }),
+    couponCode: t.string({ description: 'A coupon of the store, any case' }),
+    note: t.string({ description: 'At most 1000 characters' }),
+  }),
+});
+
+const CancelOrderInput = builder.inputType('CancelOrderInput', {
+  description: 'The REST body of a cancel; GraphQL clients may pass `reason` as an argument instead',
+  fields: (t) => ({ reason: t.string({ description: 'At most 500 characters' }) }),
+});
+
+builder.mutationFields((t) => ({
+  placeOrder: t.prismaField({
+    type: 'Order',
+    description:
+      'Places an order: reserves stock, applies the coupon, takes the next order number (emits order.placed)',
+    authScopes: requireScope('ORDERS', 'WRITE'),
+    args: { ...idempotencyArg(t.arg), input: t.arg({ type: PlaceOrderInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) => placeOrder(ctx, input),
+  }),
+  payOrder: t.prismaField({
+    type: 'Order',
+    description: 'Marks a pending order paid (emits order.paid); otherwise 409 ORDER_NOT_PAYABLE',
+    authScopes: requireScope('ORDERS', 'UPDATE'),
+    args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
+    resolve: (_query, _root, { id }, ctx) => payOrder(ctx, String(id)),
+  }),
+  fulfillOrder: t.prismaField({
+    type: 'Order',
+    description: 'Marks a paid order fulfilled (emits order.fulfilled); otherwise 409 ORDER_NOT_FULFILLABLE',
+    authScopes: requireScope('ORDERS', 'UPDATE'),
+    args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
+    resolve: (_query, _root, { id }, ctx) => fulfillOrder(ctx, String(id)),
+  }),
+  cancelOrder: t.prismaField({
+    type: 'Order',
+    description:
+      'Cancels a pending or paid order, returning its stock and coupon redemption (emits order.cancelled); otherwise 409 ORDER_NOT_CANCELLABLE',
+    authScopes: requireScope('ORDERS', 'UPDATE'),
+    args: {
+      ...idempotencyArg(t.arg),
+      id: t.arg.id({ required: true }),
+      reason: t.arg.string({ description: 'At most 500 characters' }),
+      input: t.arg({ type: CancelOrderInput }),
+    },
+    resolve: (_query, _root, { id, reason, input }, ctx) => cancelOrder(ctx, String(id), reason, input),
+  }),
+}));

@@ -1,0 +1,84 @@
+import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
+import type { Context } from '../../context';
+import { AppError, notFound } from '../../errors';
+import { emitEvent } from '../events/outbox';
+import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { enqueueDeliveries } from './queue';
+import { assertWebhookAccess, findEndpoint } from './service';
+
+export const deliverySortFields = ['createdAt', 'updatedAt'] as const;
+export type DeliverySortField = (typeof deliverySortFields)[number];
+
+/** Spec 2.4: the delivery log of one endpoint, newest first by default. */
+export async function listDeliveries(
+  ctx: Context,
+  endpointId: string,
+  args: PageArgs<DeliverySortField> & { status?: DeliveryStatus | null },
+) {
+  const storeId = assertWebhookAccess(ctx);
+  await findEndpoint(ctx, endpointId, storeId);
+  const where = { endpointId, storeId, ...(args.status ? { status: args.status } : {}) };
+  const page = resolvePage(args, 'createdAt');
+  const [items, total] = await Promise.all([
+    ctx.prisma.webhookDelivery.findMany({
+      where,
+      orderBy: stableOrder(page),
+      skip: page.skip,
+      take: page.limit,
+    }),
+    ctx.prisma.webhookDelivery.count({ where }),
+  ]);
+  return toPage(items, total, page);
+}
+
+export async function getDelivery(ctx: Context, id: string) {
+  const storeId = assertWebhookAccess(ctx);
+  const delivery = await ctx.prisma.webhookDelivery.findFirst({ where: { id, storeId } });
+  if (!delivery) throw notFound('Webhook delivery');
+  return delivery;
+}
+
+/**
+ * Spec 3.1: every exhausted delivery of the endpoint goes back into the normal pipeline with fresh
+ * retries (8 attempts again; attempt records keep counting). The endpoint must be active.
+ */
+export async function replayExhausted(ctx: Context, endpointId: string): Promise<{ replayed: number }> {
+  const storeId = assertWebhookAccess(ctx);
+  return ctx.prisma.$transaction(async (tx) => {
+    const endpoint = await findEndpoint(ctx, endpointId, storeId, tx);
+    if (!endpoint.isActive) {
+      throw new AppError(
+        'CONFLICT',
+        'The endpoint is inactive: activate it (isActive: true) before replaying',
+      );
+    }
+    const rows = await tx.$queryRaw<Array<{ id: string }>>`
+      UPDATE "WebhookDelivery"
+         SET status = 'pending', attempt = 0, "nextRetryAt" = NULL, "exhaustedAt" = NULL, "httpStatus" = NULL,
+             "responseBody" = NULL, "errorMessage" = NULL, "leaseToken" = NULL, "leaseExpiresAt" = NULL,
+             "updatedAt" = ${ctx.now()}
+       WHERE "endpointId" = ${endpointId} AND status = 'exhausted'
+      RETURNING id`;
+    await enqueueDeliveries(
+      tx,
+      rows.map((row) => row.id),
+    );
+    return { replayed: rows.length };
+  });
+}
+
+/** Sends a `webhook.test` event to this one endpoint through the normal pipeline (outbox → fan-out → delivery). */
+export async function testEndpoint(ctx: Context, endpointId: string): Promise<{ eventId: string }> {
+  const storeId = assertWebhookAccess(ctx);
+  return ctx.prisma.$transaction(async (tx) => {
+    const endpoint = await findEndpoint(ctx, endpointId, storeId, tx);
+    if (!endpoint.isActive) throw new AppError('CONFLICT', 'The endpoint is inactive');
+    const eventId = await emitEvent(tx, {
+      storeId,
+      type: 'webhook.test',
+      data: { object: { endpointId, message: 'A test event sent from the store' } },
+      now: ctx.now(),
+    });
+    return { eventId };
+  });
+}

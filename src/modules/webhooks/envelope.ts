@@ -1,0 +1,23 @@
+/**
+ * DESIGN "Webhooks": the envelope `{ id, type, apiVersion, createdAt, storeId, data: { object } }`, where
+ * id is the delivery id (X-Service-Delivery). Built in SQL by the fan-out (fan-out.ts) from the event
+ * row `event` and the new delivery id `target.id`, and frozen as text: every attempt sends these bytes.
+ */
+export interface Envelope {
+  id: string;
+  type: string;
+  apiVersion: string;
+  /** ISO 8601, UTC, milliseconds. */
+  createdAt: string;
+  storeId: string;
+  data: unknown;
+}
+
+export const ENVELOPE_SQL = `jsonb_build_object(
+  'id', target.id,
+  'type', event.type,
+  'apiVersion', event."apiVersion",
+  'createdAt', to_char(event."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'storeId', event."storeId",
+  'data', event.data
+)::text`;

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { eventTypes } from '../events/catalog';
+
+export const MAX_ENDPOINTS_PER_STORE = 5;
+export const MAX_DESCRIPTION_LENGTH = 256;
+export const MAX_METADATA_KEYS = 50;
+export const MAX_METADATA_KEY_LENGTH = 40;
+export const MAX_METADATA_VALUE_LENGTH = 500;
+
+const subscribable = new Set<string>([...eventTypes, '*']);
+
+const events = z
+  .array(z.string())
+  .min(1, 'must name at least one event type')
+  .max(50, 'at most 50 event types')
+  .superRefine((types, ctx) => {
+    types.forEach((type, index) => {
+      if (!subscribable.has(type)) {
+        ctx.addIssue({ code: 'custom', path: [index], message: `unknown event type "${type}"` });
+      }
+    });
+  })
+  .transform((types) => [...new Set(types)]);
+
+const metadata = z
+  .record(
+    z
+      .string()
+      .min(1, 'keys must not be empty')
+      .max(MAX_METADATA_KEY_LENGTH, `keys are at most ${MAX_METADATA_KEY_LENGTH} characters`),
+    z
+      .string({ error: 'values must be strings' })
+      .max(MAX_METADATA_VALUE_LENGTH, `values are at most ${MAX_METADATA_VALUE_LENGTH} characters`),
+    { error: 'must be an object of string values' },
+  )
+  .refine((map) => Object.keys(map).length <= MAX_METADATA_KEYS, `at most ${MAX_METADATA_KEYS} keys`);
+
+const fields = {
+  url: z.string().trim().min(1, 'is required').max(2048, 'at most 2048 characters'),
+  events,
+  description: z
+    .string()
+    .max(MAX_DESCRIPTION_LENGTH, `at most ${MAX_DESCRIPTION_LENGTH} characters`)
+    .nullish(),
+  metadata: metadata.nullish(),
+};
+
+export const newEndpointInput = z.object(fields).strict();
+
+/** PATCH: any of the fields, and isActive; null clears description and metadata. */
+export const endpointUpdateInput = z
+  .object({ ...fields, isActive: z.boolean() })
+  .partial()
+  .strict();

@@ -1,0 +1,200 @@
+import type { ArgBuilder } from '@pothos/core';
+import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
+import { builder, requireScope, type Types } from '../../builder';
+import { idempotencyArg } from '../idempotency-arg';
+import { pageArgs, pageType } from '../pagination/schema';
+import { deliverySortFields, getDelivery, listDeliveries, replayExhausted, testEndpoint } from './deliveries';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointSortFields,
+  getEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+  updateEndpoint,
+} from './service';
+
+type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
+
+const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
+  values: ['pending', 'success', 'failed', 'exhausted'] as const,
+});
+const EndpointSortEnum = builder.enumType('WebhookEndpointSortField', { values: endpointSortFields });
+const DeliverySortEnum = builder.enumType('WebhookDeliverySortField', { values: deliverySortFields });
+
+/** The endpoint as every response shows it; the secret only in the create and rotate-secret responses. */
+function endpointFields<Shape extends WebhookEndpoint>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Shape>,
+) {
+  return {
+    id: t.id({ resolve: (e) => e.id }),
+    url: t.string({ resolve: (e) => e.url }),
+    events: t.stringList({ resolve: (e) => e.events }),
+    description: t.string({ nullable: true, resolve: (e) => e.description }),
+    metadata: t.field({
+      type: 'JSON',
+      description: 'String-to-string pairs',
+      resolve: (e) => e.metadata ?? {},
+    }),
+    isActive: t.boolean({ resolve: (e) => e.isActive }),
+    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
+    disabledAt: t.field({ type: 'DateTime', nullable: true, resolve: (e) => e.disabledAt }),
+    disabledReason: t.string({ nullable: true, resolve: (e) => e.disabledReason }),
+  };
+}
+
+const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+  fields: (t) => endpointFields(t),
+});
+
+const IssuedEndpointRef = builder
+  .objectRef<WebhookEndpoint & { secret: string }>('IssuedWebhookEndpoint')
+  .implement({
+    description:
+      'An endpoint with its signing secret: returned by create and rotate-secret only, never again',
+    fields: (t) => ({ ...endpointFields(t), secret: t.exposeString('secret') }),
+  });
+
+const AttemptRef = builder.prismaObject('WebhookAttempt', {
+  description: 'One HTTP attempt of a delivery',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    number: t.exposeInt('number', { description: 'Counts on across replays' }),
+    status: t.field({ type: DeliveryStatusEnum, resolve: (a) => a.status }),
+    httpStatus: t.exposeInt('httpStatus', { description: '0: no HTTP response (network error, timeout)' }),
+    durationMs: t.exposeInt('durationMs'),
+    responseBody: t.exposeString('responseBody', { nullable: true }),
+    errorMessage: t.exposeString('errorMessage', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const DeliveryRef = builder.prismaObject('WebhookDelivery', {
+  description: 'A delivery log entry (spec 2.4): one event to one endpoint, updated on each attempt',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The delivery id: envelope id and X-Service-Delivery' }),
+    endpointId: t.exposeString('endpointId'),
+    eventId: t.exposeString('eventId'),
+    eventType: t.exposeString('eventType'),
+    status: t.field({ type: DeliveryStatusEnum, resolve: (d) => d.status }),
+    attempt: t.exposeInt('attempt', { description: 'Attempts made in the current round (1…8)' }),
+    httpStatus: t.exposeInt('httpStatus', { nullable: true }),
+    responseBody: t.exposeString('responseBody', { nullable: true }),
+    errorMessage: t.exposeString('errorMessage', { nullable: true }),
+    nextRetryAt: t.expose('nextRetryAt', { type: 'DateTime', nullable: true }),
+    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+    exhaustedAt: t.expose('exhaustedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    attempts: t.relation('attempts', { query: { orderBy: { number: 'asc' } } }),
+  }),
+});
+void AttemptRef;
+
+const ReplayResultRef = builder.objectRef<{ replayed: number }>('WebhookReplayResult').implement({
+  fields: (t) => ({ replayed: t.exposeInt('replayed') }),
+});
+const TestResultRef = builder.objectRef<{ eventId: string }>('WebhookTestResult').implement({
+  fields: (t) => ({ eventId: t.exposeString('eventId') }),
+});
+const DeletedRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedWebhookEndpoint').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
+});
+
+const CreateInput = builder.inputType('CreateWebhookEndpointInput', {
+  fields: (t) => ({
+    url: t.string({ required: true, description: 'https:// only; internal or private hosts are refused' }),
+    events: t.stringList({ required: true, description: 'Event types from the catalog, or "*" for all' }),
+    description: t.string({ description: 'At most 256 characters' }),
+    metadata: t.field({ type: 'JSON', description: 'String-to-string pairs (at most 50 keys)' }),
+  }),
+});
+
+const UpdateInput = builder.inputType('UpdateWebhookEndpointInput', {
+  fields: (t) => ({
+    url: t.string(),
+    events: t.stringList(),
+    description: t.string({ description: 'null clears it' }),
+    metadata: t.field({ type: 'JSON', description: 'Replaces the pairs; null clears them' }),
+    isActive: t.boolean({ description: 'false stops delivery; true resumes it' }),
+  }),
+});
+
+const idArg = (arg: ArgBuilder<BuilderTypes>) => arg.id({ required: true });
+
+builder.queryFields((t) => ({
+  webhookEndpoints: t.field({
+    type: pageType('WebhookEndpoint', EndpointRef),
+    description: 'The store’s webhook endpoints (never their secrets)',
+    authScopes: requireScope('STORE_SETTINGS', 'READ'),
+    args: pageArgs(t.arg, EndpointSortEnum),
+    resolve: (_root, args, ctx) => listEndpoints(ctx, args),
+  }),
+  webhookEndpoint: t.field({
+    type: EndpointRef,
+    authScopes: requireScope('STORE_SETTINGS', 'READ'),
+    args: { id: idArg(t.arg) },
+    resolve: (_root, args, ctx) => getEndpoint(ctx, String(args.id)),
+  }),
+  webhookDeliveries: t.field({
+    type: pageType('WebhookDelivery', DeliveryRef),
+    description: 'Delivery log of an endpoint, newest first; each entry carries every attempt',
+    authScopes: requireScope('STORE_SETTINGS', 'READ'),
+    args: {
+      ...pageArgs(t.arg, DeliverySortEnum),
+      endpointId: t.arg.id({ required: true }),
+      status: t.arg({ type: DeliveryStatusEnum }),
+    },
+    resolve: (_root, { endpointId, ...args }, ctx) => listDeliveries(ctx, String(endpointId), args),
+  }),
+  webhookDelivery: t.prismaField({
+    type: 'WebhookDelivery',
+    authScopes: requireScope('STORE_SETTINGS', 'READ'),
+    args: { id: idArg(t.arg) },
+    resolve: (_query, _root, args, ctx) => getDelivery(ctx, String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhookEndpoint: t.field({
+    type: IssuedEndpointRef,
+    description: 'Registers an endpoint (at most 5 per store); the response holds its secret, shown once',
+    authScopes: requireScope('STORE_SETTINGS', 'WRITE'),
+    args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateInput, required: true }) },
+    resolve: (_root, { input }, ctx) => createEndpoint(ctx, input),
+  }),
+  updateWebhookEndpoint: t.field({
+    type: EndpointRef,
+    authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
+    args: { ...idempotencyArg(t.arg), id: idArg(t.arg), input: t.arg({ type: UpdateInput, required: true }) },
+    resolve: (_root, { id, input }, ctx) => updateEndpoint(ctx, String(id), input),
+  }),
+  deleteWebhookEndpoint: t.field({
+    type: DeletedRef,
+    authScopes: requireScope('STORE_SETTINGS', 'DELETE'),
+    args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
+    resolve: (_root, { id }, ctx) => deleteEndpoint(ctx, String(id)),
+  }),
+  rotateWebhookEndpointSecret: t.field({
+    type: IssuedEndpointRef,
+    description: 'Issues a new secret, returned once; the old one is invalid at once',
+    authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
+    args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
+    resolve: (_root, { id }, ctx) => rotateEndpointSecret(ctx, String(id)),
+  }),
+  replayExhaustedWebhookDeliveries: t.field({
+    type: ReplayResultRef,
+    description: 'Re-queues every exhausted delivery of the endpoint with fresh retries',
+    authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
+    args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
+    resolve: (_root, { id }, ctx) => replayExhausted(ctx, String(id)),
+  }),
+  testWebhookEndpoint: t.field({
+    type: TestResultRef,
+    description: 'Sends a webhook.test event to this endpoint through the normal pipeline',
+    authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
+    args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
+    resolve: (_root, { id }, ctx) => testEndpoint(ctx, String(id)),
+  }),
+}));

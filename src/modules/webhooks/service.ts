@@ -1,0 +1,208 @@
+import type { Prisma, WebhookEndpoint } from '../../../prisma/generated/client/client';
+import { type Context, storeIdOf } from '../../context';
+import type { Tx } from '../../db';
+import { AppError, notFound } from '../../errors';
+import { parseInput } from '../../validation';
+import { assertWebhookUrl } from '../../webhooks/url-policy';
+import { recordAudit } from '../audit/service';
+import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { planFeatures } from '../stores/plans';
+import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
+import { enqueueDeliveries, newId } from './queue';
+import { generateWebhookSecret } from './secret';
+import type { WebhookServices } from './services';
+
+export const endpointSortFields = ['createdAt', 'updatedAt'] as const;
+export type EndpointSortField = (typeof endpointSortFields)[number];
+
+/** Spec 4.2: webhook management needs a plan with `canAccessWebhooks` (also through a session). */
+export function assertWebhookAccess(ctx: Context): string {
+  const storeId = storeIdOf(ctx);
+  if (ctx.principal && !planFeatures[ctx.principal.plan].canAccessWebhooks) {
+    throw new AppError(
+      'WEBHOOKS_NOT_AVAILABLE',
+      `Webhooks are not included in the ${ctx.principal.plan} plan`,
+    );
+  }
+  return storeId;
+}
+
+export function webhookServices(ctx: Context): WebhookServices {
+  if (!ctx.webhooks) throw new Error('The request context carries no webhook services (src/runtime.ts)');
+  return ctx.webhooks;
+}
+
+/** The URL policy (src/webhooks/url-policy.ts) reports `url`; the input's field is `input.url`. */
+async function checkUrl(ctx: Context, url: string): Promise<void> {
+  try {
+    await assertWebhookUrl(url, webhookServices(ctx).urlPolicy);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'VALIDATION_ERROR') {
+      const details = (error.details ?? [{ path: 'url', message: error.message }]).map((detail) => ({
+        path: `input.${detail.path || 'url'}`,
+        message: detail.message,
+      }));
+      throw new AppError('VALIDATION_ERROR', `input.url: ${details[0]?.message ?? error.message}`, details);
+    }
+    throw error;
+  }
+}
+
+export async function findEndpoint(
+  ctx: Context,
+  id: string,
+  storeId: string,
+  db: Tx | Context['prisma'] = ctx.prisma,
+) {
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id, storeId } });
+  if (!endpoint) throw notFound('Webhook endpoint');
+  return endpoint;
+}
+
+export async function listEndpoints(ctx: Context, args: PageArgs<EndpointSortField>) {
+  const where = { storeId: assertWebhookAccess(ctx) };
+  const page = resolvePage(args, 'createdAt');
+  const [items, total] = await Promise.all([
+    ctx.prisma.webhookEndpoint.findMany({
+      where,
+      orderBy: stableOrder(page),
+      skip: page.skip,
+      take: page.limit,
+    }),
+    ctx.prisma.webhookEndpoint.count({ where }),
+  ]);
+  return toPage(items, total, page);
+}
+
+export async function getEndpoint(ctx: Context, id: string) {
+  return findEndpoint(ctx, id, assertWebhookAccess(ctx));
+}
+
+/**
+ * At most 5 endpoints per store, also when creates race: the store row is locked first, so concurrent
+ * creates of one store count one after another.
+ */
+export async function createEndpoint(
+  ctx: Context,
+  input: unknown,
+): Promise<WebhookEndpoint & { secret: string }> {
+  const storeId = assertWebhookAccess(ctx);
+  const fields = parseInput(newEndpointInput, input, 'input');
+  await checkUrl(ctx, fields.url);
+  const secret = generateWebhookSecret();
+  const id = newId('whe');
+  const secretCiphertext = webhookServices(ctx).secrets.seal(secret, id);
+  const endpoint = await ctx.prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Store" WHERE id = ${storeId} FOR UPDATE`;
+    const count = await tx.webhookEndpoint.count({ where: { storeId } });
+    if (count >= MAX_ENDPOINTS_PER_STORE) {
+      throw new AppError(
+        'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+        `A store can have at most ${MAX_ENDPOINTS_PER_STORE} webhook endpoints`,
+      );
+    }
+    const created = await tx.webhookEndpoint.create({
+      data: {
+        id,
+        storeId,
+        url: fields.url,
+        events: fields.events,
+        description: fields.description ?? null,
+        metadata: fields.metadata ?? {},
+        secretCiphertext,
+        createdAt: ctx.now(),
+        updatedAt: ctx.now(),
+      },
+    });
+    await recordAudit(tx, ctx, {
+      action: 'webhook_endpoint.created',
+      targetType: 'webhook_endpoint',
+      targetId: id,
+      details: { url: created.url, events: created.events },
+    });
+    return created;
+  });
+  return { ...endpoint, secret };
+}
+
+/**
+ * Deactivating stops delivery (attempts due meanwhile wait); re-activating starts a new auto-disable
+ * window and re-queues the deliveries that were waiting. Exhausted ones wait for a replay.
+ */
+export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
+  const storeId = assertWebhookAccess(ctx);
+  const fields = parseInput(endpointUpdateInput, input, 'input');
+  if (fields.url !== undefined) await checkUrl(ctx, fields.url);
+  const now = ctx.now();
+  return ctx.prisma.$transaction(async (tx) => {
+    const existing = await findEndpoint(ctx, id, storeId, tx);
+    const data: Prisma.WebhookEndpointUpdateInput = {
+      ...(fields.url !== undefined ? { url: fields.url } : {}),
+      ...(fields.events !== undefined ? { events: fields.events } : {}),
+      ...(fields.description !== undefined ? { description: fields.description } : {}),
+      ...(fields.metadata !== undefined ? { metadata: fields.metadata ?? {} } : {}),
+      updatedAt: now,
+    };
+    if (fields.isActive === true && !existing.isActive) {
+      Object.assign(data, { isActive: true, reactivatedAt: now, disabledAt: null, disabledReason: null });
+    } else if (fields.isActive === false && existing.isActive) {
+      Object.assign(data, { isActive: false, disabledAt: now, disabledReason: 'Deactivated by the store' });
+    }
+    const endpoint = await tx.webhookEndpoint.update({ where: { id }, data });
+    if (data.reactivatedAt) {
+      const waiting = await tx.webhookDelivery.findMany({
+        where: { endpointId: id, status: { in: ['pending', 'failed'] } },
+        select: { id: true },
+      });
+      await tx.webhookDelivery.updateMany({
+        where: { endpointId: id, status: { in: ['pending', 'failed'] } },
+        data: { nextRetryAt: now, leaseToken: null, leaseExpiresAt: null },
+      });
+      await enqueueDeliveries(
+        tx,
+        waiting.map((delivery) => delivery.id),
+      );
+    }
+    await recordAudit(tx, ctx, {
+      action: 'webhook_endpoint.updated',
+      targetType: 'webhook_endpoint',
+      targetId: id,
+      details: { changed: Object.keys(fields) },
+    });
+    return endpoint;
+  });
+}
+
+export async function deleteEndpoint(ctx: Context, id: string) {
+  const storeId = assertWebhookAccess(ctx);
+  return ctx.prisma.$transaction(async (tx) => {
+    await findEndpoint(ctx, id, storeId, tx);
+    await tx.webhookEndpoint.delete({ where: { id } });
+    await recordAudit(tx, ctx, {
+      action: 'webhook_endpoint.deleted',
+      targetType: 'webhook_endpoint',
+      targetId: id,
+    });
+    return { id, deleted: true };
+  });
+}
+
+/** A new secret, returned this once; the old one signs nothing more from this moment. */
+export async function rotateEndpointSecret(ctx: Context, id: string) {
+  const storeId = assertWebhookAccess(ctx);
+  const secret = generateWebhookSecret();
+  const endpoint = await ctx.prisma.$transaction(async (tx) => {
+    await findEndpoint(ctx, id, storeId, tx);
+    const updated = await tx.webhookEndpoint.update({
+      where: { id },
+      data: { secretCiphertext: webhookServices(ctx).secrets.seal(secret, id), updatedAt: ctx.now() },
+    });
+    await recordAudit(tx, ctx, {
+      action: 'webhook_endpoint.secret_rotated',
+      targetType: 'webhook_endpoint',
+      targetId: id,
+    });
+    return updated;
+  });
+  return { ...endpoint, secret };
+}

@@ -1,0 +1,17 @@
+import type { Config } from '../../config';
+import type { UrlPolicyOptions } from '../../webhooks/url-policy';
+import { createSecretBox, type SecretBox } from './secret';
+
+/** What the webhook service needs from the process: the secret box and the URL policy's options. */
+export interface WebhookServices {
+  secrets: SecretBox;
+  urlPolicy: UrlPolicyOptions;
+}
+
+export function webhookServicesFrom(config: Config): WebhookServices {
+  return {
+    secrets: createSecretBox(config.webhook.secretKey),
+    // WEBHOOK_ALLOWED_HOSTS: test-only hosts exempt from the address policy (production refuses it).
+    urlPolicy: { allowHosts: config.webhook.allowedHosts },
+  };
+}

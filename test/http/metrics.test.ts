@@ -1,0 +1,54 @@
+import { makeKey, makeStore } from '../helpers/factories';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let key: string;
+const token = 'metrics-token-0123456789';
+
+beforeAll(async () => {
+  server = await startTestServer({ METRICS_TOKEN: token });
+  const store = await makeStore(server.prisma);
+  key = (await makeKey(server.prisma, store.id)).secret;
+});
+afterAll(() => server.close());
+
+const scrape = async () => {
+  const res = await server.request('/metrics', { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  return res.text();
+};
+
+describe('GET /metrics', () => {
+  it('needs the token when METRICS_TOKEN is set', async () => {
+    expect((await server.request('/metrics')).status).toBe(401);
+    expect((await server.request('/metrics', { headers: { authorization: 'Bearer wrong' } })).status).toBe(
+      401,
+    );
+  });
+
+  it('counts requests by route template and status, never by raw path', async () => {
+    await server.request('/api/v1/category', { key });
+    await server.request('/api/v1/category/cat_doesnotexist', { key });
+    await server.request('/api/v1/category/cat_another', { key });
+    await server.request('/no/such/path');
+    const text = await scrape();
+    expect(text).toContain('http_requests_total{method="GET",route="/api/v1/category",status="200"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/api/v1/category/{id}",status="404"} 2');
+    expect(text).toContain('http_requests_total{method="GET",route="other",status="404"} 1');
+    expect(text).not.toContain('cat_doesnotexist');
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/category"\} 1/);
+  });
+
+  it('shows the worker queue by task', async () => {
+    const res = await server.request('/api/v1/category', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Queued' }),
+    });
+    expect(res.status).toBe(201);
+    // No worker runs in this test: the event's fan-out job waits in the queue.
+    expect(await scrape()).toMatch(/worker_jobs\{task="fan_out_event",state="waiting"\} [1-9]/);
+  });
+});

@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../src/db';
+import { makeKey } from '../helpers/factories';
+
+/** A valid request for one route: its path parameters and JSON body. */
+export interface Sample {
+  params: Record<string, string>;
+  body?: unknown;
+}
+
+/**
+ * A valid request for every route, made against a store's own records. Targets that a request
+ * changes or removes are created fresh for each call, so every sample can run any number of times.
+ * A route added to the table without a sample here fails the matrices until it gets one.
+ */
+export function samplesFor(db: Db, storeId: string): Record<string, () => Promise<Sample>> {
+  const tag = () => randomBytes(4).toString('hex');
+  const none = async (): Promise<Sample> => ({ params: {} });
+
+  const category = async () =>
+    (await db.category.create({ data: { storeId, name: `Cat ${tag()}`, slug: `cat-${tag()}` } })).id;
+  const product = async (stock = 5) =>
+    (
+      await db.product.create({
+        data: {
+          storeId,
+          name: `Prod ${tag()}`,
+          slug: `prod-${tag()}`,
+          priceAmount: 1000,
+          currency: 'USD',
+          stock,
+        },
+      })
+    ).id;
+  const customer = async () =>
+    (await db.customer.create({ data: { storeId, email: `c-${tag()}@example.test` } })).id;
+  const coupon = async () =>
+    (
+      await db.coupon.create({
+        data: { storeId, code: `C${tag()}`.toUpperCase(), type: 'percent', value: 10 },
+      })
+    ).id;
+  const review = async () =>
+    (await db.review.create({ data: { storeId, productId: await product(), rating: 4, title: 'Fine' } })).id;
+  const staff = async () =>
+    (
+      await db.staffUser.create({
+        data: { storeId, email: `s-${tag()}@example.test`, name: 'Sam', role: 'STAFF' },
+      })
+    ).id;
+  const apiKey = async () => (await makeKey(db, storeId)).keyId;
+  const order = async (status: 'pending' | 'paid' = 'pending') => {
+    const store = await db.store.update({
+      where: { id: storeId },
+      data: { nextOrderNumber: { increment: 1 } },
+      select: { nextOrderNumber: true },
+    });
+    return (
+      await db.order.create({
+        data: {
+          storeId,
+          number: store.nextOrderNumber - 1,
+          email: `o-${tag()}@example.test`,
+          status,
+          currency: 'USD',
+          subtotalAmount: 1000,
+          totalAmount: 1000,
+          items: {
+            create: [
+              { productId: await product(), name: 'Item', unitAmount: 1000, quantity: 1, totalAmount: 1000 },
+            ],
+          },
+        },
+      })
+    ).id;
+  };
+
+  /**
+   * A store has at most 5 endpoints, so each sample starts from none. The URL is a public IP literal:
+   * creating checks it without DNS, and no worker runs here, so nothing is ever sent to it.
+   */
+  const webhookUrl = 'https://93.184.216.34/hooks';
+  const noEndpoints = () => db.webhookEndpoint.deleteMany({ where: { storeId } });
+  const endpoint = async () => {
+    await noEndpoints();
+    return (
+      await db.webhookEndpoint.create({
+        data: { storeId, url: webhookUrl, events: ['*'], secretCiphertext: 'not used by these routes' },
+      })
+    ).id;
+  };
+
+  const withId =
+    (make: () => Promise<string>, name = 'id', body?: () => unknown) =>
+    async (): Promise<Sample> => ({
+      params: { [name]: await make() },
+      ...(body ? { body: body() } : {}),
+    });
+  const withBody = (body: () => unknown | Promise<unknown>) => async (): Promise<Sample> => ({
+    params: {},
+    body: await body(),
+  });
+
+  return {
+    'GET /analytics/summary': none,
+    'GET /api-key': none,
+    'GET /api-key/stats': none,
+    'GET /api-key/{keyId}': withId(apiKey, 'keyId'),
+    'POST /api-key': withBody(() => ({
+      keyName: `made ${tag()}`,
+      environment: 'production',
+      scopes: [{ resource: 'API_KEYS', actions: ['WRITE'] }],
+    })),
+    'PATCH /api-key/{keyId}': withId(apiKey, 'keyId', () => ({ keyName: 'renamed' })),
+    'POST /api-key/{keyId}/revoke': withId(apiKey, 'keyId', () => ({})),
+    'POST /api-key/{keyId}/rotate': withId(apiKey, 'keyId', () => ({})),
+    'DELETE /api-key/{keyId}': withId(apiKey, 'keyId'),
+    'GET /audit-log': none,
+    'GET /category': none,
+    'GET /category/{id}': withId(category),
+    'POST /category': withBody(() => ({ name: `New ${tag()}` })),
+    'PATCH /category/{id}': withId(category, 'id', () => ({ name: `Renamed ${tag()}` })),
+    'DELETE /category/{id}': withId(category),
+    'GET /product': none,
+    'GET /product/{id}': withId(product),
+    'POST /product': withBody(() => ({ name: `New ${tag()}`, priceAmount: 1500 })),
+    'PATCH /product/{id}': withId(product, 'id', () => ({ priceAmount: 1200 })),
+    'DELETE /product/{id}': withId(product),
+    'GET /customer': none,
+    'GET /customer/{id}': withId(customer),
+    'POST /customer': withBody(() => ({ email: `new-${tag()}@example.test` })),
+    'PATCH /customer/{id}': withId(customer, 'id', () => ({ firstName: 'Ada' })),
+    'GET /order/vendor': none,
+    'GET /order/details/{orderId}': withId(() => order(), 'orderId'),
+    'POST /order': withBody(async () => ({
+      email: `buyer-${tag()}@example.test`,
+      items: [{ productId: await product(), quantity: 1 }],
+    })),
+    'POST /order/vendor/pay/{orderId}': withId(() => order('pending'), 'orderId'),
+    'POST /order/vendor/fulfill/{orderId}': withId(() => order('paid'), 'orderId'),
+    'POST /order/vendor/cancel/{orderId}': withId(() => order('pending'), 'orderId'),
+    'GET /coupon': none,
+    'GET /coupon/{id}': withId(coupon),
+    'POST /coupon': withBody(() => ({ code: `NEW${tag()}`.toUpperCase(), type: 'fixed', value: 500 })),
+    'PATCH /coupon/{id}': withId(coupon, 'id', () => ({ value: 15 })),
+    'DELETE /coupon/{id}': withId(coupon),
+    'GET /review': none,
+    'PATCH /review/{id}': withId(review, 'id', () => ({ status: 'approved' })),
+    'DELETE /review/{id}': withId(review),
+    'GET /staff': none,
+    'GET /staff/{id}': withId(staff),
+    'POST /staff': withBody(() => ({ email: `new-${tag()}@example.test`, name: 'Nell', role: 'STAFF' })),
+    'PATCH /staff/{id}': withId(staff, 'id', () => ({ name: 'Renamed' })),
+    'DELETE /staff/{id}': withId(staff),
+    'GET /store/webhooks/endpoints': none,
+    'POST /store/webhooks/endpoints': withBody(async () => {
+      await noEndpoints();
+      return { url: webhookUrl, events: ['order.placed'] };
+    }),
+    'GET /store/webhooks/endpoints/{id}': withId(endpoint),
+    'PATCH /store/webhooks/endpoints/{id}': withId(endpoint, 'id', () => ({ description: 'Renamed' })),
+    'DELETE /store/webhooks/endpoints/{id}': withId(endpoint),
+    'GET /store/webhooks/endpoints/{id}/logs': withId(endpoint),
+    'POST /store/webhooks/endpoints/{id}/rotate-secret': withId(endpoint),
+    'POST /store/webhooks/endpoints/{id}/replay-exhausted': withId(endpoint),
+    'POST /store/webhooks/endpoints/{id}/test': withId(endpoint),
+    'GET /store/settings': none,
+    'PATCH /store/settings': withBody(() => ({ name: `Store ${tag()}` })),
+  };
+}

@@ -1,0 +1,450 @@
+import { makeKey, makeStore } from '../helpers/factories';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+let server: TestServer;
+let counter = 0;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+/** A store of its own (with its OWNER) and a full-scope key. */
+async function freshStore() {
+  const store = await makeStore(server.prisma);
+  return {
+    id: store.id,
+    ownerId: store.ownerId as string,
+    key: (await makeKey(server.prisma, store.id)).secret,
+  };
+}
+
+const send = (key: string, method: string, path: string, body?: unknown) =>
+  server.request(path, {
+    method,
+    key,
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+
+const email = (name: string) => `${name}-${counter++}-${Date.now()}@staff.test`;
+
+const detailPaths = async (res: Response) =>
+  ((await res.json()).details ?? []).map((d: { path: string }) => d.path);
+
+async function invite(key: string, body: Record<string, unknown>) {
+  const res = await send(key, 'POST', '/api/v1/staff', body);
+  expect(res.status).toBe(201);
+  return (await res.json()).data as { id: string; email: string; role: string; isActive: boolean };
+}
+
+const login = (address: string, password: string) =>
+  server.request('/api/v1/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: address, password }),
+  });
+
+describe('inviting staff', () => {
+  it('invites with a role and a lower-cased e-mail, never showing a password hash, and records it', async () => {
+    const store = await freshStore();
+    const address = email('Ann');
+    const res = await send(store.key, 'POST', '/api/v1/staff', {
+      email: `  ${address.toUpperCase()} `,
+      name: ' Ann ',
+      role: 'ADMIN',
+      password: 'correct horse',
+    });
+    expect(res.status).toBe(201);
+    const { data } = await res.json();
+    expect(data).toEqual({
+      id: expect.stringMatching(/^usr_/),
+      email: address.toLowerCase(),
+      name: 'Ann',
+      role: 'ADMIN',
+      isActive: true,
+      lastLoginAt: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect((await (await send(store.key, 'GET', `/api/v1/staff/${data.id}`)).json()).data).toEqual(data);
+    expect((await login(address, 'correct horse')).status).toBe(200);
+    const audit = await server.prisma.auditEntry.findFirstOrThrow({
+      where: { storeId: store.id, action: 'staff.invited', targetId: data.id },
+    });
+    expect(audit.details).toEqual({ email: data.email, role: 'ADMIN', passwordSet: true });
+  });
+
+  it('invites without a password: the user cannot sign in yet', async () => {
+    const store = await freshStore();
+    const member = await invite(store.key, { email: email('nopw'), name: 'No Password', role: 'STAFF' });
+    expect(member.role).toBe('STAFF');
+    const stored = await server.prisma.staffUser.findUniqueOrThrow({ where: { id: member.id } });
+    expect(stored.passwordHash).toBeNull();
+  });
+
+  it('refuses invalid input with field paths and a taken e-mail with 409, writing nothing', async () => {
+    const store = await freshStore();
+    const other = await freshStore();
+    const before = await server.prisma.staffUser.count();
+    for (const [body, path] of [
+      [{ name: 'X', role: 'STAFF' }, 'input.email'],
+      [{ email: 'nope', name: 'X', role: 'STAFF' }, 'input.email'],
+      [{ email: email('x'), name: '  ', role: 'STAFF' }, 'input.name'],
+      [{ email: email('x'), name: 'X', role: 'KING' }, 'input.role'],
+      [{ email: email('x'), name: 'X' }, 'input.role'],
+      [{ email: email('x'), name: 'X', role: 'STAFF', password: 'short' }, 'input.password'],
+      [{ email: email('x'), name: 'X', role: 'STAFF', isActive: false }, 'input.isActive'],
+      [{ email: email('x'), name: 'X', role: 'STAFF', passwordHash: 'x' }, 'input.passwordHash'],
+    ] as const) {
+      const res = await send(store.key, 'POST', '/api/v1/staff', body);
+      expect(res.status).toBe(400);
+      expect(await detailPaths(res)).toContain(path);
+    }
+    const taken = email('taken');
+    await invite(store.key, { email: taken, name: 'First', role: 'STAFF' });
+    // E-mails are the sign-in name: unique across all stores.
+    const clash = await send(other.key, 'POST', '/api/v1/staff', {
+      email: taken.toUpperCase(),
+      name: 'Second',
+      role: 'STAFF',
+    });
+    expect(clash.status).toBe(409);
+    expect((await clash.json()).code).toBe('CONFLICT');
+    expect(await server.prisma.staffUser.count()).toBe(before + 1);
+  });
+});
+
+describe('updating and removing staff', () => {
+  it('changes role, name and password, ends the old sessions, and records what changed', async () => {
+    const store = await freshStore();
+    const member = await invite(store.key, {
+      email: email('bob'),
+      name: 'Bob',
+      role: 'STAFF',
+      password: 'first password',
+    });
+    const token = (await (await login(member.email, 'first password')).json()).data.token;
+    const res = await send(store.key, 'PATCH', `/api/v1/staff/${member.id}`, {
+      role: 'ADMIN',
+      name: 'Robert',
+      password: 'a new password',
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual(expect.objectContaining({ role: 'ADMIN', name: 'Robert' }));
+    expect((await login(member.email, 'a new password')).status).toBe(200);
+    expect((await login(member.email, 'first password')).status).toBe(401);
+    const session = await server.request('/api/v1/auth/session', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(session.status).toBe(401);
+    const audit = await server.prisma.auditEntry.findFirstOrThrow({
+      where: { action: 'staff.updated', targetId: member.id },
+    });
+    expect(audit.details).toEqual({
+      changes: { role: { from: 'STAFF', to: 'ADMIN' }, name: { from: 'Bob', to: 'Robert' } },
+      passwordChanged: true,
+      sessionsRevoked: 1,
+    });
+    for (const [body, path] of [
+      [{ role: 'KING' }, 'input.role'],
+      [{ email: 'new@staff.test' }, 'input.email'],
+      [{ name: null }, 'input.name'],
+      [{ password: 'short' }, 'input.password'],
+    ] as const) {
+      const bad = await send(store.key, 'PATCH', `/api/v1/staff/${member.id}`, body);
+      expect(bad.status).toBe(400);
+      expect(await detailPaths(bad)).toContain(path);
+    }
+  });
+
+  it('deactivating ends the user’s sessions', async () => {
+    const store = await freshStore();
+    const member = await invite(store.key, {
+      email: email('carl'),
+      name: 'Carl',
+      role: 'ADMIN',
+      password: 'correct horse',
+    });
+    const token = (await (await login(member.email, 'correct horse')).json()).data.token;
+    const session = () =>
+      server.request('/api/v1/auth/session', { headers: { authorization: `Bearer ${token}` } });
+    expect((await session()).status).toBe(200);
+    const res = await send(store.key, 'PATCH', `/api/v1/staff/${member.id}`, { isActive: false });
+    expect((await res.json()).data.isActive).toBe(false);
+    expect((await session()).status).toBe(401);
+  });
+
+  it('removes a staff member; then 404 on every id route', async () => {
+    const store = await freshStore();
+    const member = await invite(store.key, { email: email('dora'), name: 'Dora', role: 'STAFF' });
+    expect((await send(store.key, 'DELETE', `/api/v1/staff/${member.id}`)).status).toBe(204);
+    expect(await server.prisma.staffUser.findUnique({ where: { id: member.id } })).toBeNull();
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'Ghost' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const res = await send(store.key, method, `/api/v1/staff/${member.id}`, body);
+      expect(res.status).toBe(404);
+      expect((await res.json()).code).toBe('NOT_FOUND');
+    }
+    expect(
+      await server.prisma.auditEntry.count({ where: { action: 'staff.removed', targetId: member.id } }),
+    ).toBe(1);
+  });
+
+  it('treats another store’s staff member as missing', async () => {
+    const store = await freshStore();
+    const other = await freshStore();
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { role: 'STAFF' }],
+      ['DELETE', undefined],
+    ] as const) {
+      expect((await send(store.key, method, `/api/v1/staff/${other.ownerId}`, body)).status).toBe(404);
+    }
+    expect(await server.prisma.staffUser.findUniqueOrThrow({ where: { id: other.ownerId } })).toEqual(
+      expect.objectContaining({ role: 'OWNER', isActive: true }),
+    );
+  });
+});
+
+describe('the last active owner', () => {
+  it('cannot be removed, demoted or deactivated: 409 LAST_OWNER, nothing changed', async () => {
+    const store = await freshStore();
+    for (const [method, body, what] of [
+      ['DELETE', undefined, 'removed'],
+      ['PATCH', { role: 'ADMIN' }, 'demoted'],
+      ['PATCH', { role: 'STAFF', name: 'Still Owner' }, 'demoted'],
+      ['PATCH', { isActive: false }, 'deactivated'],
+    ] as const) {
+      const res = await send(store.key, method, `/api/v1/staff/${store.ownerId}`, body);
+      expect(res.status).toBe(409);
+      const json = await res.json();
+      expect(json.code).toBe('LAST_OWNER');
+      expect(json.message).toContain(`cannot be ${what}`);
+    }
+    expect(await server.prisma.staffUser.findUniqueOrThrow({ where: { id: store.ownerId } })).toEqual(
+      expect.objectContaining({
+        role: 'OWNER',
+        isActive: true,
+        name: expect.not.stringMatching('Still Owner'),
+      }),
+    );
+    // Renaming the last owner, or re-stating the role, is fine.
+    const ok = await send(store.key, 'PATCH', `/api/v1/staff/${store.ownerId}`, {
+      role: 'OWNER',
+      name: 'Boss',
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('an inactive owner does not count; another active owner lets the first go and takes over the store', async () => {
+    const store = await freshStore();
+    const dormant = await invite(store.key, { email: email('dormant'), name: 'Dormant', role: 'OWNER' });
+    await send(store.key, 'PATCH', `/api/v1/staff/${dormant.id}`, { isActive: false });
+    const blocked = await send(store.key, 'PATCH', `/api/v1/staff/${store.ownerId}`, { role: 'STAFF' });
+    expect(blocked.status).toBe(409);
+    expect((await blocked.json()).code).toBe('LAST_OWNER');
+
+    const second = await invite(store.key, { email: email('second'), name: 'Second', role: 'OWNER' });
+    const demoted = await send(store.key, 'PATCH', `/api/v1/staff/${store.ownerId}`, { role: 'ADMIN' });
+    expect(demoted.status).toBe(200);
+    expect((await server.prisma.store.findUniqueOrThrow({ where: { id: store.id } })).ownerId).toBe(
+      second.id,
+    );
+    // Now the second owner is the last active one.
+    const removeLast = await send(store.key, 'DELETE', `/api/v1/staff/${second.id}`);
+    expect(removeLast.status).toBe(409);
+    expect((await removeLast.json()).code).toBe('LAST_OWNER');
+    // The inactive owner can be removed at any time.
+    expect((await send(store.key, 'DELETE', `/api/v1/staff/${dormant.id}`)).status).toBe(204);
+  });
+
+  it('two concurrent demotions of two owners leave one owner', async () => {
+    const store = await freshStore();
+    const second = await invite(store.key, { email: email('race'), name: 'Race', role: 'OWNER' });
+    const results = await Promise.all(
+      [store.ownerId, second.id].map((id) =>
+        send(store.key, 'PATCH', `/api/v1/staff/${id}`, { role: 'STAFF' }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(
+      await server.prisma.staffUser.count({ where: { storeId: store.id, role: 'OWNER', isActive: true } }),
+    ).toBe(1);
+  });
+});
+
+describe('staff list', () => {
+  let store: Awaited<ReturnType<typeof freshStore>>;
+  let ownerEmail: string;
+  const names = ['Alice', 'Bruno', 'Chen', 'Dana', 'Emil'];
+
+  beforeAll(async () => {
+    store = await freshStore();
+    ownerEmail = (await server.prisma.staffUser.findUniqueOrThrow({ where: { id: store.ownerId } })).email;
+    await server.prisma.staffUser.update({ where: { id: store.ownerId }, data: { name: 'Owner' } });
+    for (const [i, name] of names.entries()) {
+      await invite(store.key, {
+        email: `${name.toLowerCase()}-${store.id}@list.test`,
+        name,
+        role: i % 2 === 0 ? 'STAFF' : 'ADMIN',
+      });
+    }
+  });
+
+  const namesOf = async (query: string) => {
+    const res = await send(store.key, 'GET', `/api/v1/staff${query}`);
+    expect(res.status).toBe(200);
+    return (await res.json()).data.map((m: { name: string }) => m.name);
+  };
+
+  it('pages through the staff in the list envelope', async () => {
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const json = await (
+        await send(store.key, 'GET', `/api/v1/staff?limit=2&page=${page}&sortBy=name&sortDirection=asc`)
+      ).json();
+      expect(json.success).toBe(true);
+      expect(json.pagination).toEqual({
+        results: [],
+        totalResults: 6,
+        currentPage: page,
+        page,
+        limit: 2,
+        lastPage: 3,
+      });
+      seen.push(...json.data.map((m: { name: string }) => m.name));
+    }
+    expect(seen).toEqual([...names, 'Owner']);
+    expect((await (await send(store.key, 'GET', '/api/v1/staff?limit=2&page=4')).json()).data).toEqual([]);
+  });
+
+  it('sorts by name and email both ways, and filters by role and q', async () => {
+    expect(await namesOf('?sortBy=name&sortDirection=desc')).toEqual([...names, 'Owner'].reverse());
+    const byEmail = [
+      ...names.map((name) => [`${name.toLowerCase()}-${store.id}@list.test`, name]),
+      [ownerEmail, 'Owner'],
+    ]
+      .sort((a, b) => (a[0]! < b[0]! ? -1 : 1))
+      .map((pair) => pair[1]);
+    expect(await namesOf('?sortBy=email&sortDirection=asc')).toEqual(byEmail);
+    expect(await namesOf('?sortBy=email&sortDirection=desc')).toEqual([...byEmail].reverse());
+    expect(await namesOf('?role=ADMIN&sortBy=name&sortDirection=asc')).toEqual(['Bruno', 'Dana']);
+    expect(await namesOf('?role=OWNER')).toEqual(['Owner']);
+    expect(await namesOf('?q=CHEN')).toEqual(['Chen']);
+    expect(await namesOf('?q=list.test&role=STAFF&sortBy=name&sortDirection=asc')).toEqual([
+      'Alice',
+      'Chen',
+      'Emil',
+    ]);
+    for (const query of ['?role=KING', '?sortBy=role', '?limit=500', '?page=-1']) {
+      expect((await send(store.key, 'GET', `/api/v1/staff${query}`)).status).toBe(400);
+    }
+  });
+
+  it('never lists another store’s staff, and needs STAFF with the exact action', async () => {
+    const other = await freshStore();
+    expect(await namesOf(`?q=${other.id}`)).toEqual([]);
+    const readOnly = (
+      await makeKey(server.prisma, store.id, { scopes: [{ resource: 'STAFF', actions: ['READ'] }] })
+    ).secret;
+    expect((await send(readOnly, 'GET', '/api/v1/staff')).status).toBe(200);
+    for (const [method, path, body] of [
+      ['POST', '/api/v1/staff', { email: email('no'), name: 'No', role: 'STAFF' }],
+      ['PATCH', `/api/v1/staff/${store.ownerId}`, { name: 'No' }],
+      ['DELETE', `/api/v1/staff/${store.ownerId}`, undefined],
+    ] as const) {
+      const res = await send(readOnly, method, path, body);
+      expect(res.status).toBe(403);
+      expect((await res.json()).code).toBe('INSUFFICIENT_SCOPE');
+    }
+  });
+
+  it('offers the same through GraphQL', async () => {
+    const json = await (
+      await server.graphql(
+        '{ staffMembers(role: ADMIN, sortBy: name, sortDirection: asc) { items { name role } pagination { totalResults } } staffMembersConnection(first: 10, role: ADMIN) { edges { node { name } } } }',
+        {},
+        store.key,
+      )
+    ).json();
+    expect(json.data.staffMembers).toEqual({
+      items: [
+        { name: 'Bruno', role: 'ADMIN' },
+        { name: 'Dana', role: 'ADMIN' },
+      ],
+      pagination: { totalResults: 2 },
+    });
+    expect(json.data.staffMembersConnection.edges).toHaveLength(2);
+  });
+});
+
+describe('making owners and admins is not a way around “a key grants only what it holds”', () => {
+  let store: Awaited<ReturnType<typeof freshStore>>;
+  let staffKey: string;
+  beforeAll(async () => {
+    store = await freshStore();
+    staffKey = (
+      await makeKey(server.prisma, store.id, {
+        scopes: [{ resource: 'STAFF', actions: ['READ', 'WRITE', 'UPDATE', 'DELETE'] }],
+      })
+    ).secret;
+  });
+
+  it('lets a key with only the staff scopes invite and manage STAFF members', async () => {
+    const member = await invite(staffKey, {
+      email: email('plain'),
+      name: 'Plain',
+      role: 'STAFF',
+      password: 'a long password 1',
+    });
+    const res = await send(staffKey, 'PATCH', `/api/v1/staff/${member.id}`, {
+      password: 'another long password',
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    [
+      'invite an ADMIN',
+      'POST',
+      () => '/api/v1/staff',
+      () => ({ email: email('adm'), name: 'A', role: 'ADMIN', password: 'a long password 1' }),
+    ],
+    [
+      'invite an OWNER',
+      'POST',
+      () => '/api/v1/staff',
+      () => ({ email: email('own'), name: 'O', role: 'OWNER' }),
+    ],
+    [
+      'set the owner’s password',
+      'PATCH',
+      () => `/api/v1/staff/${store.ownerId}`,
+      () => ({ password: 'taken over now!' }),
+    ],
+  ])('refuses to %s: 403 INSUFFICIENT_SCOPE, nothing written', async (_what, method, path, body) => {
+    const before = await server.prisma.staffUser.findMany({
+      where: { storeId: store.id },
+      orderBy: { id: 'asc' },
+    });
+    const res = await send(staffKey, method, path(), body());
+    expect(res.status).toBe(403);
+    expect((await res.json()).code).toBe('INSUFFICIENT_SCOPE');
+    expect(
+      await server.prisma.staffUser.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } }),
+    ).toEqual(before);
+  });
+
+  it('refuses to promote a member to ADMIN, and a key with every scope may', async () => {
+    const member = await invite(staffKey, { email: email('promo'), name: 'Promo', role: 'STAFF' });
+    const refused = await send(staffKey, 'PATCH', `/api/v1/staff/${member.id}`, { role: 'ADMIN' });
+    expect(refused.status).toBe(403);
+    const allowed = await send(store.key, 'PATCH', `/api/v1/staff/${member.id}`, { role: 'ADMIN' });
+    expect(allowed.status).toBe(200);
+  });
+});

@@ -1,0 +1,192 @@
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { SMTPServer } from 'smtp-server';
+import { createMailer } from '../../jobs/tasks/send_email';
+import type { WebhookWorkerOptions } from '../../jobs/worker';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { createSecretBox } from '../../src/modules/webhooks/secret';
+import { createWebhookHttpClient } from '../../src/webhooks/http-client';
+
+const tls = path.join(__dirname, '..', 'fixtures', 'tls');
+export const receiverCa = readFileSync(path.join(tls, 'receiver.crt'));
+const receiverKey = readFileSync(path.join(tls, 'receiver.key'));
+
+/** Only loopback: the test receiver's host is on the URL policy's test allow-list, nothing else is. */
+export const ALLOWED_HOSTS = '127.0.0.1';
+export const serverEnv = { WEBHOOK_ALLOWED_HOSTS: ALLOWED_HOSTS };
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+export interface Reply {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Wait before answering (ms). */
+  delayMs?: number;
+  /** Never answer. */
+  stall?: boolean;
+}
+
+/** An HTTPS webhook receiver on 127.0.0.1 with the test certificate; `reply` decides each answer. */
+export async function startReceiver(reply: (request: ReceivedRequest) => Reply = () => ({ status: 200 })) {
+  const requests: ReceivedRequest[] = [];
+  const waiters = new Set<() => void>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer({ key: receiverKey, cert: receiverCa }, (req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
+      requests.push(request);
+      for (const waiter of waiters) waiter();
+      const answer = reply(request);
+      if (answer.stall) return;
+      const send = () => {
+        res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain', ...answer.headers });
+        res.end(answer.body ?? 'ok');
+      };
+      if (answer.delayMs) {
+        const timer = setTimeout(send, answer.delayMs);
+        timers.add(timer);
+      } else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: (pathname = '/hooks') => `https://127.0.0.1:${port}${pathname}`,
+    requests,
+    /** Resolves once `count` requests (matching `filter`) have arrived. */
+    waitFor(count: number, filter: (r: ReceivedRequest) => boolean = () => true, timeoutMs = 20_000) {
+      return new Promise<ReceivedRequest[]>((resolve, reject) => {
+        const check = () => {
+          const matching = requests.filter(filter);
+          if (matching.length >= count) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(matching);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`receiver got ${requests.filter(filter).length} of ${count} requests`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** A local SMTP server that keeps every message. */
+export async function startSmtpServer() {
+  const messages: Array<{ to: string[]; raw: string }> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.pipe(
+        new Writable({
+          write(chunk: Buffer, _encoding, next) {
+            chunks.push(chunk);
+            next();
+          },
+        }),
+      );
+      stream.on('end', () => {
+        messages.push({
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A pino logger whose every line is kept, to check that no secret is ever logged. */
+export function capturingLogger(level = 'debug') {
+  const lines: string[] = [];
+  const logger = createLogger(
+    level,
+    new Writable({
+      write(chunk: Buffer, _encoding, next) {
+        lines.push(chunk.toString());
+        next();
+      },
+    }),
+  );
+  return { logger, text: () => lines.join('') };
+}
+
+/** The worker's webhook options for tests: the test CA, loopback allowed, the same secret key as the API. */
+export function testWorkerOptions(
+  overrides: Partial<WebhookWorkerOptions> & { smtpUrl?: string } = {},
+): WebhookWorkerOptions {
+  const config = loadConfig({ NODE_ENV: 'test', ...serverEnv });
+  const { smtpUrl, ...rest } = overrides;
+  return {
+    secrets: createSecretBox(config.webhook.secretKey),
+    httpClient: createWebhookHttpClient({ ca: receiverCa, allowHosts: [ALLOWED_HOSTS] }),
+    mailer: createMailer({
+      url: smtpUrl,
+      from: 'Webhooks <webhooks@example.test>',
+      logger: createLogger('silent'),
+    }),
+    timeoutMs: config.webhook.timeoutMs,
+    leaseSeconds: config.webhook.leaseSeconds,
+    sweepIntervalMs: 60_000,
+    logRetentionDays: config.webhook.logRetentionDays,
+    ...rest,
+  };
+}
+
+export const jsonHeaders = (key: string) => ({ 'tt-api-key': key, 'content-type': 'application/json' });
+
+/** Polls until `check` returns a truthy value (generous waits for asynchronous work, never timing assertions). */
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
