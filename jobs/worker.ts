@@ -61,17 +61,18 @@ export function webhookTasks(
 ): TaskList {
   const { prisma, pool } = db;
   const now = options.now ?? (() => new Date());
+  const delivery = {
+    pool,
+    secrets: options.secrets,
+    httpClient: options.httpClient,
+    timeoutMs: options.timeoutMs,
+    leaseSeconds: options.leaseSeconds,
+    now,
+    random: options.random ?? Math.random,
+  };
   return {
-    fan_out_event: makeFanOutEvent({ pool, now }),
-    deliver_webhook: makeDeliverWebhook({
-      pool,
-      secrets: options.secrets,
-      httpClient: options.httpClient,
-      timeoutMs: options.timeoutMs,
-      leaseSeconds: options.leaseSeconds,
-      now,
-      random: options.random ?? Math.random,
-    }),
+    fan_out_event: makeFanOutEvent(delivery),
+    deliver_webhook: makeDeliverWebhook(delivery),
     send_email: makeSendEmail(options.mailer),
     [SWEEP_TASK]: makeSweepWebhookDeliveries({ prisma, leaseSeconds: options.leaseSeconds, now }),
     prune_webhook_deliveries: makePruneWebhookDeliveries({

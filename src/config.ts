@@ -20,6 +20,8 @@ const schema = z
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(140),
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+    /** Longest wait for Redis on the request path; slower answers fall back to per-process limits. */
+    REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(100),
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     GRAPHIQL: bool.optional(),
     SEED_DEMO: bool.default(false),
@@ -84,6 +86,7 @@ const schema = z
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     graphiql: env.GRAPHIQL ?? env.NODE_ENV !== 'production',
     seedDemo: env.SEED_DEMO,

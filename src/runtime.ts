@@ -44,8 +44,14 @@ export function createRuntime(options: {
     windowSeconds: config.rateLimit.windowSeconds,
     logger,
     keyPrefix: `${prefix}rl:`,
+    redisTimeoutMs: config.redisTimeoutMs,
   });
-  const usage = createUsageMeter({ redis, logger, keyPrefix: `${prefix}usage:` });
+  const usage = createUsageMeter({
+    redis,
+    logger,
+    keyPrefix: `${prefix}usage:`,
+    redisTimeoutMs: config.redisTimeoutMs,
+  });
   const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
   const services: RequestServices = {
     prisma,

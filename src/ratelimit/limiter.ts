@@ -36,6 +36,8 @@ export function createRateLimiter(options: {
   windowSeconds: number;
   logger: Logger;
   keyPrefix?: string;
+  /** Longest wait for Redis before this request uses the in-memory window (default 100 ms). */
+  redisTimeoutMs?: number;
 }): RateLimiter {
   const { max } = options;
   const windowMs = options.windowSeconds * 1000;
@@ -43,7 +45,10 @@ export function createRateLimiter(options: {
   const shared = options.redis
     ? new RedisSlidingWindow(options.redis, { max, windowMs, keyPrefix: options.keyPrefix ?? 'ratelimit:' })
     : null;
-  const guard = new RedisGuard(options.logger.child({ component: 'ratelimit' }), 'rate limit');
+  const guard = new RedisGuard(options.logger.child({ component: 'ratelimit' }), 'rate limit', {
+    timeoutMs: options.redisTimeoutMs ?? 100,
+    retryMs: 1000,
+  });
 
   const decide = (result: WindowResult, nowMs: number, source: RateLimitDecision['source']) => {
     const resetSeconds =

@@ -29,11 +29,13 @@ export function createUsageMeter(options: {
   redis: Redis | null;
   logger: Logger;
   keyPrefix?: string;
+  /** Longest wait for Redis before this request is counted in memory (default 100 ms). */
+  redisTimeoutMs?: number;
 }): UsageMeter {
   const logger = options.logger.child({ component: 'usage' });
   const memory = new MemoryUsageCounter();
   const shared = options.redis ? new RedisUsageCounter(options.redis, options.keyPrefix ?? 'usage:') : null;
-  const guard = new RedisGuard(logger, 'usage');
+  const guard = new RedisGuard(logger, 'usage', { timeoutMs: options.redisTimeoutMs ?? 100, retryMs: 1000 });
 
   /** Writes one batch; on failure the batch goes back where it came from, for the next flush. */
   const write = async (

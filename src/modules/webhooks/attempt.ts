@@ -26,7 +26,8 @@ export interface DeliveryDeps {
   random: () => number;
 }
 
-interface Claimed {
+/** A delivery whose lease this worker holds, with what an attempt needs. */
+export interface Claimed {
   id: string;
   attempt: number;
   payload: string;
@@ -108,6 +109,15 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     ])
   ).rows[0];
   if (!claimed) return 'skipped';
+  return sendAndRecord(deps, claimed, token);
+}
+
+/** POSTs a delivery whose lease is held under `token`, then records the outcome (see record()). */
+export async function sendAndRecord(
+  deps: DeliveryDeps,
+  claimed: Claimed,
+  token: string,
+): Promise<AttemptOutcome> {
   const secret = deps.secrets.open(claimed.secretCiphertext, claimed.endpointId);
   const response = await deps.httpClient.post({
     url: claimed.url,
