@@ -1,4 +1,4 @@
-import { makeKey, makeStore } from '../helpers/factories';
+import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -12,23 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const send = (method: string, path: string, body?: unknown, as = key) =>
-  server.request(path, {
-    method,
-    key: as,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
+const send = (method: string, path: string, body?: unknown, as = key) => server.send(method, path, body, as);
 
 const gql = async (query: string, variables: Record<string, unknown> = {}, as = key) =>
   (await server.graphql(query, variables, as)).json();
 
-/** A store of its own with a full-scope key, for tests that look at whole lists. */
-async function freshStore() {
-  const id = (await makeStore(server.prisma)).id;
-  return { id, key: (await makeKey(server.prisma, id)).secret };
-}
+const freshStore = () => makeStoreWithKey(server.prisma);
 
 const base = Date.UTC(2026, 0, 1);
 async function seedCoupons(

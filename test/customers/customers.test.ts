@@ -1,5 +1,5 @@
 import type { OrderStatus } from '../../prisma/generated/client/enums';
-import { makeKey, makeStore } from '../helpers/factories';
+import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -24,11 +24,7 @@ const send = (method: string, path: string, body?: unknown, as = key, headers: R
 const gql = async (query: string, variables: Record<string, unknown> = {}, as = key) =>
   (await server.graphql(query, variables, as)).json();
 
-/** A store of its own with a full-scope key, for tests that look at whole lists. */
-async function freshStore() {
-  const id = (await makeStore(server.prisma)).id;
-  return { id, key: (await makeKey(server.prisma, id)).secret };
-}
+const freshStore = () => makeStoreWithKey(server.prisma);
 
 const base = Date.UTC(2026, 0, 1);
 type Row = { email: string; firstName?: string | null; lastName?: string | null; minute: number };

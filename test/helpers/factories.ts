@@ -20,6 +20,12 @@ export async function makeStore(db: Db, options: { plan?: Plan; name?: string } 
   });
 }
 
+/** A store of its own and a key with every scope. */
+export async function makeStoreWithKey(db: Db) {
+  const id = (await makeStore(db)).id;
+  return { id, key: (await makeKey(db, id)).secret };
+}
+
 export async function makeKey(
   db: Db,
   storeId: string,

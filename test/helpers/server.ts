@@ -20,6 +20,8 @@ export interface TestServer {
   /** Moves the injected clock. */
   clock: { now: Date };
   request(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  /** A request with an API key and, when given, a JSON body. */
+  send(method: string, path: string, body: unknown, key: string): Promise<Response>;
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<Response>;
   close(): Promise<void>;
 }
@@ -77,8 +79,17 @@ export async function startTestServer(
     if (init.key !== undefined) headers.set('tt-api-key', init.key);
     return fetch(`${baseUrl}${path}`, { ...init, headers });
   };
+  const send = (method: string, path: string, body: unknown, key: string) =>
+    request(path, {
+      method,
+      key,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
   return {
     baseUrl,
+    send,
     databaseUrl,
     redisKeyPrefix,
     runtime,

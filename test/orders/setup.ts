@@ -43,13 +43,7 @@ export function makeCustomer(server: TestServer, storeId: string, email = `c${co
 
 export function client(server: TestServer, key: string) {
   const send = (method: string, path: string, body?: unknown, as = key) =>
-    server.request(`/api/v1${path}`, {
-      method,
-      key: as,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    });
+    server.send(method, `/api/v1${path}`, body, as);
   const gql = async (query: string, variables: Record<string, unknown> = {}, as = key) =>
     (await server.graphql(query, variables, as)).json();
   /** POST /order and the created order (fails the test unless 201). */

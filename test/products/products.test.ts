@@ -1,5 +1,5 @@
 import type { ProductStatus } from '../../prisma/generated/client/enums';
-import { makeKey, makeStore } from '../helpers/factories';
+import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -15,22 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const send = (method: string, path: string, body?: unknown, as = key) =>
-  server.request(path, {
-    method,
-    key: as,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
+const send = (method: string, path: string, body?: unknown, as = key) => server.send(method, path, body, as);
 
 const gql = async (query: string, variables: Record<string, unknown> = {}, as = key) =>
   (await server.graphql(query, variables, as)).json();
 
-async function freshStore() {
-  const id = (await makeStore(server.prisma)).id;
-  return { id, key: (await makeKey(server.prisma, id)).secret };
-}
+const freshStore = () => makeStoreWithKey(server.prisma);
 
 const detailPaths = async (res: Response) =>
   ((await res.json()).details ?? []).map((d: { path: string }) => d.path);

@@ -12,14 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const send = (method: string, path: string, body?: unknown, as = key) =>
-  server.request(path, {
-    method,
-    key: as,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
+const send = (method: string, path: string, body?: unknown, as = key) => server.send(method, path, body, as);
 
 const eventsOf = (type: string) =>
   server.prisma.event.findMany({ where: { storeId, type }, orderBy: { createdAt: 'asc' } });

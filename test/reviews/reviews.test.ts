@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { makeKey, makeStore } from '../helpers/factories';
+import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -13,14 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const send = (method: string, path: string, body?: unknown, as = key) =>
-  server.request(path, {
-    method,
-    key: as,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
+const send = (method: string, path: string, body?: unknown, as = key) => server.send(method, path, body, as);
 
 const gql = async (query: string, variables: Record<string, unknown> = {}, as = key) =>
   (await server.graphql(query, variables, as)).json();
@@ -63,10 +56,7 @@ async function makeReview(
   });
 }
 
-async function freshStore() {
-  const id = (await makeStore(server.prisma)).id;
-  return { id, key: (await makeKey(server.prisma, id)).secret };
-}
+const freshStore = () => makeStoreWithKey(server.prisma);
 
 const titles = (json: { data: Array<{ title: string }> }) => json.data.map((r) => r.title);
 
