@@ -10,14 +10,16 @@ import { emitEvent } from '../src/modules/events/outbox';
 import { createRuntime } from '../src/runtime';
 import { createUsageMeter } from '../src/usage/meter';
 import { allScopes, makeStore } from '../test/helpers/factories';
-import { startReceiver, testWorkerOptions } from '../test/webhooks/helpers';
+import { testWorkerOptions } from '../test/webhooks/helpers';
 import { withBenchDatabase } from './database';
+import { startReceiverProcess } from './receiver-process';
 
 /**
- * Webhook pipeline throughput and latency (issue 5), on one machine with a local HTTPS receiver:
+ * Webhook pipeline throughput and latency (issue 5), on one machine with a local HTTPS receiver in a
+ * process of its own:
  * 1. graphile-worker's own throughput on no-op jobs, then deliveries per second end to end (event →
  *    fan-out → signed POST → log updated) with the same concurrency and poll interval; target ratio ≥ 0.25
- *    (each delivery is two jobs, a TLS request and three transactions).
+ *    (each delivery is one fan-out job that makes the first attempt: two statements and a TLS request).
  * 2. The median time from a committed mutation (POST /api/v1/category) to the receiver getting the
  *    request, one at a time, API and worker in one process; target ≤ 100 ms.
  */
@@ -48,7 +50,7 @@ async function bench(databaseUrl: string) {
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   });
   const db = connectDatabase(databaseUrl, { max: 20 });
-  const receiver = await startReceiver(() => ({ status: 200, body: 'ok' }));
+  const receiver = await startReceiverProcess();
   const pending = async (task: string) =>
     (
       await db.pool.query<{ n: number }>(
@@ -128,9 +130,15 @@ async function bench(databaseUrl: string) {
     webhooks: options,
     pollInterval: POLL_INTERVAL,
   });
+  // Polled like the no-op jobs above: one plain statement, so the watching costs both runs the same.
   await waitUntil(
     async () =>
-      (await db.prisma.webhookDelivery.count({ where: { endpointId, status: 'success' } })) === DELIVERIES,
+      (
+        await db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "WebhookDelivery" WHERE "endpointId" = $1 AND status = 'success'`,
+          [endpointId],
+        )
+      ).rows[0]?.n === DELIVERIES,
   );
   const deliverySeconds = (performance.now() - started) / 1000;
   const deliveriesPerSecond = DELIVERIES / deliverySeconds;
@@ -155,7 +163,7 @@ async function bench(databaseUrl: string) {
   const fromCommit: number[] = [];
   const fromRequest: number[] = [];
   for (let i = 0; i < LATENCY_SAMPLES + 10; i++) {
-    const before = receiver.requests.length;
+    const arrival = receiver.nextLatencyArrival();
     const sent = Date.now();
     const res = await fetch(`${base}/api/v1/category`, {
       method: 'POST',
@@ -166,8 +174,7 @@ async function bench(databaseUrl: string) {
     if (res.status !== 201) throw new Error(`unexpected status ${res.status}`);
     await res.arrayBuffer();
     if (STUB_HTTP) break;
-    await receiver.waitFor(before + 1, () => true, 30_000);
-    const received = receiver.requests[before]?.at ?? Number.NaN;
+    const received = await arrival;
     if (i >= 10) {
       fromCommit.push(received - committed);
       fromRequest.push(received - sent);
@@ -184,9 +191,7 @@ async function bench(databaseUrl: string) {
     `  webhook deliveries end to end: ${DELIVERIES} in ${deliverySeconds.toFixed(2)} s = ${deliveriesPerSecond.toFixed(0)} deliveries/s (${failed} not successful)`,
   );
   const ratio = deliveriesPerSecond / jobsPerSecond;
-  console.log(
-    `  ratio ${ratio.toFixed(2)} (each delivery is 2 jobs: ${((2 * deliveriesPerSecond) / jobsPerSecond).toFixed(2)} per job); target ≥ 0.25: ${ratio >= 0.25 ? 'met' : 'NOT met'}`,
-  );
+  console.log(`  ratio ${ratio.toFixed(2)}; target ≥ 0.25: ${ratio >= 0.25 ? 'met' : 'NOT met'}`);
   if (STUB_HTTP) return finish();
   console.log(
     `  mutation → receiver, ${LATENCY_SAMPLES} sequential: median ${median(fromCommit)} ms after the response (p95 ${percentile(fromCommit, 0.95)} ms), ${median(fromRequest)} ms after the request was sent (p95 ${percentile(fromRequest, 0.95)} ms)`,
