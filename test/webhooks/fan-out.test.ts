@@ -1,0 +1,108 @@
+import { runOnce } from 'graphile-worker';
+import { webhookTasks, workerLogger } from '../../jobs/worker';
+import { fanOutEvent } from '../../src/modules/webhooks/fan-out';
+import { makeKey, makeStore } from '../helpers/factories';
+import { startTestServer, type TestServer } from '../helpers/server';
+import {
+  capturingLogger,
+  jsonHeaders,
+  type Receiver,
+  serverEnv,
+  startReceiver,
+  testWorkerOptions,
+} from './helpers';
+
+/**
+ * Fan-out writes each delivery leased to itself, in one statement, and makes the first attempt at
+ * once; a failure queues the retry's job. Should the fan-out's worker die first, the sweeper turns the
+ * expired lease into a job (test/webhooks/crash.test.ts kills a worker in exactly that state).
+ */
+let server: TestServer;
+let receiver: Receiver;
+const replies = new Map<string, number>();
+const logs = capturingLogger('warn');
+const options = testWorkerOptions();
+
+beforeAll(async () => {
+  server = await startTestServer(serverEnv);
+  receiver = await startReceiver((request) => ({ status: replies.get(request.path) ?? 200 }));
+});
+afterAll(async () => {
+  await options.httpClient.close();
+  await receiver.close();
+  await server.close();
+});
+
+async function endpointAndEvent(path: string) {
+  const store = await makeStore(server.prisma);
+  const { secret: key } = await makeKey(server.prisma, store.id);
+  const created = await server.request('/api/v1/store/webhooks/endpoints', {
+    method: 'POST',
+    headers: jsonHeaders(key),
+    body: JSON.stringify({ url: receiver.url(path), events: ['category.created'] }),
+  });
+  expect(created.status).toBe(201);
+  const category = await server.request('/api/v1/category', {
+    method: 'POST',
+    headers: jsonHeaders(key),
+    body: JSON.stringify({ name: `Hats ${path}` }),
+  });
+  expect(category.status).toBe(201);
+  const event = await server.prisma.event.findFirstOrThrow({ where: { storeId: store.id } });
+  return { endpointId: (await created.json()).data.id as string, eventId: event.id };
+}
+
+const jobsOf = async (deliveryId: string) =>
+  (
+    await server.db.pool.query<{ run_at: Date; locked_at: Date | null }>(
+      `SELECT run_at, locked_at FROM graphile_worker.jobs WHERE task_identifier = 'deliver_webhook' AND key = $1`,
+      [deliveryId],
+    )
+  ).rows;
+
+const runJobs = () =>
+  runOnce({
+    pgPool: server.db.pool,
+    taskList: webhookTasks({ prisma: server.prisma, pool: server.db.pool }, options),
+    logger: workerLogger(logs.logger),
+  });
+
+describe('fan-out', () => {
+  it('writes each delivery leased to the fan-out, with no job of its own yet', async () => {
+    const { endpointId, eventId } = await endpointAndEvent('/standby');
+    const until = new Date(Date.now() + 60_000);
+    const deliveries = await fanOutEvent(server.db.pool, eventId, new Date(), {
+      token: 'fan-out-token',
+      until,
+    });
+    expect(deliveries).toHaveLength(1);
+    const row = await server.prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId } });
+    expect(row).toEqual(
+      expect.objectContaining({ status: 'pending', attempt: 0, leaseToken: 'fan-out-token' }),
+    );
+    expect(row.leaseExpiresAt?.getTime()).toBe(until.getTime());
+    expect(await jobsOf(row.id)).toEqual([]);
+    // A second run (a retried fan-out job) creates nothing.
+    expect(await fanOutEvent(server.db.pool, eventId, new Date(), { token: 'other', until })).toEqual([]);
+    expect(await server.prisma.webhookDelivery.count({ where: { endpointId } })).toBe(1);
+  });
+
+  it('attempts at once; after a success no job is left', async () => {
+    const { endpointId } = await endpointAndEvent('/ok');
+    await runJobs();
+    const row = await server.prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId } });
+    expect(row).toEqual(expect.objectContaining({ status: 'success', attempt: 1, leaseToken: null }));
+    expect(await jobsOf(row.id)).toEqual([]);
+  });
+
+  it('after a failure queues the retry, due at nextRetryAt', async () => {
+    replies.set('/down', 500);
+    const { endpointId } = await endpointAndEvent('/down');
+    await runJobs();
+    const row = await server.prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId } });
+    expect(row).toEqual(expect.objectContaining({ status: 'failed', attempt: 1, httpStatus: 500 }));
+    const jobs = await jobsOf(row.id);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]?.run_at.getTime()).toBe(row.nextRetryAt?.getTime());
+  });
+});
