@@ -13,11 +13,15 @@ export function publicOperationCheck(schema: GraphQLSchema) {
     }
   }
   const typeName = { query: schema.getQueryType()?.name, mutation: schema.getMutationType()?.name } as const;
+  const publicNames = [...new Set([...publicFields].map((name) => name.split('.')[1] as string))];
 
   return (body: unknown): boolean => {
     if (publicFields.size === 0 || typeof body !== 'object' || body === null) return false;
     const { query, operationName } = body as { query?: unknown; operationName?: unknown };
     if (typeof query !== 'string' || query.length > 10_000) return false;
+    // A document that does not even contain a public field's name cannot select it: no parse needed
+    // (every other request is parsed once, by yoga, with its cache).
+    if (!publicNames.some((name) => query.includes(name))) return false;
     let operations: OperationDefinitionNode[];
     try {
       operations = parse(query).definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
