@@ -102,8 +102,19 @@ async function run(databaseUrl: string) {
   const rest = { url: base + productPath, method: 'GET' as const, keys };
   await load(rest); // warm-up
   const bareResult = await load({ ...rest, url: bareBase + productPath });
-  const restResult = await load(rest);
-  const graphqlResult = await load({ url: `${base}/graphql`, method: 'POST', body: query, keys });
+  // CPU of this (the API) process per request: what bounds its throughput on one core.
+  const cpuPerRequest = async (run: () => Promise<Result>) => {
+    const before = process.cpuUsage();
+    const result = await run();
+    const used = process.cpuUsage(before);
+    return { result, ms: (used.user + used.system) / 1000 / (result.rps * (DURATION_MS / 1000)) };
+  };
+  const restRun = await cpuPerRequest(() => load(rest));
+  const graphqlRun = await cpuPerRequest(() =>
+    load({ url: `${base}/graphql`, method: 'POST', body: query, keys }),
+  );
+  const restResult = restRun.result;
+  const graphqlResult = graphqlRun.result;
   for (const [name, result] of [
     ['REST', restResult],
     ['GraphQL', graphqlResult],
@@ -114,8 +125,10 @@ async function run(databaseUrl: string) {
     `GET ${productPath}: ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000} s each, ${KEYS} keys`,
   );
   console.log(line('bare node:http (same JSON)', bareResult));
-  console.log(line('REST, full stack', restResult));
-  console.log(line('GraphQL, same page', graphqlResult));
+  console.log(`${line('REST, full stack', restResult)}   API CPU ${restRun.ms.toFixed(2)} ms/request`);
+  console.log(
+    `${line('GraphQL, same page', graphqlResult)}   API CPU ${graphqlRun.ms.toFixed(2)} ms/request`,
+  );
   const restRatio = restResult.rps / bareResult.rps;
   const graphqlRatio = graphqlResult.rps / restResult.rps;
   console.log(
