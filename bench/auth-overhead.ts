@@ -29,6 +29,9 @@ const percentile = (values: number[], p: number) => {
 };
 
 async function run(databaseUrl: string) {
+  // graphql-js and express read NODE_ENV when loaded; measure what production runs.
+  if (process.env.NODE_ENV !== 'production')
+    throw new Error('run with NODE_ENV=production (npm run bench does)');
   const logger = createLogger('silent');
   const config = loadConfig({
     NODE_ENV: 'production',

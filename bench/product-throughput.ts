@@ -53,6 +53,9 @@ const line = (name: string, r: Result) =>
   `  ${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;
 
 async function run(databaseUrl: string) {
+  // graphql-js and express read NODE_ENV when loaded; measure what production runs.
+  if (process.env.NODE_ENV !== 'production')
+    throw new Error('run with NODE_ENV=production (npm run bench does)');
   const logger = createLogger('silent');
   const config = loadConfig({
     NODE_ENV: 'production',
