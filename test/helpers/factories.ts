@@ -7,7 +7,8 @@ import { issueApiKey } from '../../src/modules/api-keys/issue';
 import { createStore } from '../../src/modules/stores/provision';
 
 let counter = 0;
-const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+/** Digits only: a suffix must never match a test's text filter (a base-36 one once contained "sh"). */
+const unique = () => `${Date.now()}${counter++}`;
 
 export const allScopes = (): ScopeObject[] => toScopeObjects(allScopePairs());
 
