@@ -7,7 +7,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { planFeatures } from '../stores/plans';
 import { apiKeyUpdateInput, graceInput, newApiKeyInput } from './input';
 import { issueApiKey } from './issue';
@@ -90,11 +90,11 @@ export async function listApiKeys(ctx: Context, args: PageArgs<ApiKeySortField> 
     ...(q ? { keyName: { contains: q, mode: 'insensitive' } } : {}),
   };
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.apiKey.findMany({ where, orderBy: stableOrder(page), skip: page.skip, take: page.limit }),
+  return loadPage(
+    page,
+    ctx.prisma.apiKey.findMany({ where, ...pageWindow(page) }),
     ctx.prisma.apiKey.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 export async function getApiKey(ctx: Context, keyId: string) {

@@ -2,7 +2,7 @@ import type { Prisma } from '../../../prisma/generated/client/client';
 import { actorOf } from '../../auth/principal';
 import { type Context, storeIdOf } from '../../context';
 import type { Db, Tx } from '../../db';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 
 export interface AuditRecord {
   action: string;
@@ -44,9 +44,9 @@ export async function listAuditEntries(
     ...(args.targetId ? { targetId: args.targetId } : {}),
   };
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.auditEntry.findMany({ where, orderBy: stableOrder(page), skip: page.skip, take: page.limit }),
+  return loadPage(
+    page,
+    ctx.prisma.auditEntry.findMany({ where, ...pageWindow(page) }),
     ctx.prisma.auditEntry.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }

@@ -4,7 +4,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
 import { slugify } from '../slug';
 import { categoryUpdateInput, newCategoryInput } from './input';
 
@@ -33,11 +33,11 @@ function categoryWhere(storeId: string, filter: CategoryFilter): Prisma.Category
 export async function listCategories(ctx: Context, args: PageArgs<CategorySortField> & CategoryFilter) {
   const where = categoryWhere(storeIdOf(ctx), args);
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.category.findMany({ where, orderBy: stableOrder(page), skip: page.skip, take: page.limit }),
+  return loadPage(
+    page,
+    ctx.prisma.category.findMany({ where, ...pageWindow(page) }),
     ctx.prisma.category.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */

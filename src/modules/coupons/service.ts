@@ -3,7 +3,7 @@ import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
 import { couponUpdateInput, newCouponInput } from './input';
 
 export const couponSortFields = ['createdAt', 'code', 'redemptionCount'] as const;
@@ -26,11 +26,11 @@ function couponWhere(storeId: string, filter: CouponFilter): Prisma.CouponWhereI
 export async function listCoupons(ctx: Context, args: PageArgs<CouponSortField> & CouponFilter) {
   const where = couponWhere(storeIdOf(ctx), args);
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.coupon.findMany({ where, orderBy: stableOrder(page), skip: page.skip, take: page.limit }),
+  return loadPage(
+    page,
+    ctx.prisma.coupon.findMany({ where, ...pageWindow(page) }),
     ctx.prisma.coupon.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */

@@ -4,7 +4,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
 import { customerUpdateInput, newCustomerInput } from './input';
 import { type CustomerStats, customerStatsFor, noStats } from './stats';
 
@@ -35,11 +35,11 @@ function customerWhere(storeId: string, filter: CustomerFilter): Prisma.Customer
 export async function listCustomers(ctx: Context, args: PageArgs<CustomerSortField> & CustomerFilter) {
   const where = customerWhere(storeIdOf(ctx), args);
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.customer.findMany({ where, orderBy: stableOrder(page), skip: page.skip, take: page.limit }),
+  return loadPage(
+    page,
+    ctx.prisma.customer.findMany({ where, ...pageWindow(page) }),
     ctx.prisma.customer.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */

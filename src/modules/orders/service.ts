@@ -3,7 +3,7 @@ import type { OrderStatus } from '../../../prisma/generated/client/enums';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { type ErrorDetail, notFound, validationError } from '../../errors';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
 
 export const orderSortFields = ['createdAt', 'number', 'totalAmount'] as const;
 export type OrderSortField = (typeof orderSortFields)[number];
@@ -66,17 +66,11 @@ export async function listOrders(
 ) {
   const where = orderWhere(storeIdOf(ctx), args);
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.order.findMany({
-      ...query,
-      where,
-      orderBy: stableOrder(page),
-      skip: page.skip,
-      take: page.limit,
-    }),
+  return loadPage(
+    page,
+    ctx.prisma.order.findMany({ ...query, where, ...pageWindow(page) }),
     ctx.prisma.order.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */

@@ -72,3 +72,18 @@ export function toPage<T>(
     lastPage: Math.max(1, Math.ceil(totalResults / resolved.limit)),
   };
 }
+
+/** A resolved page as findMany arguments: the stable order and the window. */
+export function pageWindow<SortField extends string>(resolved: ResolvedPage<SortField>) {
+  return { orderBy: stableOrder(resolved), skip: resolved.skip, take: resolved.limit };
+}
+
+/** One page of a list: its rows and the total count, queried side by side. */
+export async function loadPage<T, SortField extends string>(
+  resolved: ResolvedPage<SortField>,
+  rows: PromiseLike<T[]>,
+  total: PromiseLike<number>,
+): Promise<Page<T>> {
+  const [items, totalResults] = await Promise.all([rows, total]);
+  return toPage(items, totalResults, resolved);
+}

@@ -4,7 +4,7 @@ import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
 import { slugify } from '../slug';
 import { COMPARE_AT_MESSAGE, newProductInput, type ProductStatusValue, productUpdateInput } from './input';
 
@@ -67,17 +67,11 @@ export async function listProducts(
 ) {
   const where = productWhere(storeIdOf(ctx), args);
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.product.findMany({
-      ...query,
-      where,
-      orderBy: stableOrder(page),
-      skip: page.skip,
-      take: page.limit,
-    }),
+  return loadPage(
+    page,
+    ctx.prisma.product.findMany({ ...query, where, ...pageWindow(page) }),
     ctx.prisma.product.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */

@@ -2,7 +2,7 @@ import type { Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import { notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
 import { moderateReviewInput, type reviewStatuses } from './input';
 
 export const reviewSortFields = ['createdAt', 'rating'] as const;
@@ -47,17 +47,11 @@ export async function listReviews<Q extends object>(
 ) {
   const where = reviewWhere(storeIdOf(ctx), args);
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.review.findMany({
-      ...query,
-      where,
-      orderBy: stableOrder(page),
-      skip: page.skip,
-      take: page.limit,
-    }),
+  return loadPage(
+    page,
+    ctx.prisma.review.findMany({ ...query, where, ...pageWindow(page) }),
     ctx.prisma.review.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */

@@ -7,7 +7,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
 import { inviteStaffInput, staffUpdateInput } from './input';
 
 export const staffSortFields = ['createdAt', 'name', 'email'] as const;
@@ -52,17 +52,11 @@ function staffWhere(storeId: string, filter: StaffFilter): Prisma.StaffUserWhere
 export async function listStaff(ctx: Context, args: PageArgs<StaffSortField> & StaffFilter) {
   const where = staffWhere(storeIdOf(ctx), args);
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.staffUser.findMany({
-      where,
-      select: staffSelect,
-      orderBy: stableOrder(page),
-      skip: page.skip,
-      take: page.limit,
-    }),
+  return loadPage(
+    page,
+    ctx.prisma.staffUser.findMany({ where, select: staffSelect, ...pageWindow(page) }),
     ctx.prisma.staffUser.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */

@@ -2,7 +2,7 @@ import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
 import type { Context } from '../../context';
 import { AppError, notFound } from '../../errors';
 import { emitEvent } from '../events/outbox';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { enqueueDeliveries } from './queue';
 import { assertWebhookAccess, findEndpoint } from './service';
 
@@ -19,16 +19,11 @@ export async function listDeliveries(
   await findEndpoint(ctx, endpointId, storeId);
   const where = { endpointId, storeId, ...(args.status ? { status: args.status } : {}) };
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.webhookDelivery.findMany({
-      where,
-      orderBy: stableOrder(page),
-      skip: page.skip,
-      take: page.limit,
-    }),
+  return loadPage(
+    page,
+    ctx.prisma.webhookDelivery.findMany({ where, ...pageWindow(page) }),
     ctx.prisma.webhookDelivery.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 export async function getDelivery(ctx: Context, id: string) {

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { assertWebhookUrl } from '../../webhooks/url-policy';
 import { recordAudit } from '../audit/service';
-import { type PageArgs, resolvePage, stableOrder, toPage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { planFeatures } from '../stores/plans';
 import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
 import { enqueueDeliveries, newId } from './queue';
@@ -62,16 +62,11 @@ export async function findEndpoint(
 export async function listEndpoints(ctx: Context, args: PageArgs<EndpointSortField>) {
   const where = { storeId: assertWebhookAccess(ctx) };
   const page = resolvePage(args, 'createdAt');
-  const [items, total] = await Promise.all([
-    ctx.prisma.webhookEndpoint.findMany({
-      where,
-      orderBy: stableOrder(page),
-      skip: page.skip,
-      take: page.limit,
-    }),
+  return loadPage(
+    page,
+    ctx.prisma.webhookEndpoint.findMany({ where, ...pageWindow(page) }),
     ctx.prisma.webhookEndpoint.count({ where }),
-  ]);
-  return toPage(items, total, page);
+  );
 }
 
 export async function getEndpoint(ctx: Context, id: string) {
