@@ -2,6 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
+import type { GraphQLField } from 'graphql';
 import type PrismaTypes from '../prisma/generated/pothos-types';
 import { getDatamodel } from '../prisma/generated/pothos-types';
 import { hasScope } from './auth/principal';
@@ -68,6 +69,14 @@ function requiredPair(failure: AuthFailure): string | undefined {
 export const requireScope = (resource: ScopeResource, action: ScopeAction) => ({
   scope: `${resource}:${action}` as ScopePair,
 });
+
+/** The pair a built schema field declared through requireScope, or null for a public field. */
+export function declaredScope(field: GraphQLField<unknown, unknown> | undefined): string | null {
+  const options = (field?.extensions as { pothosOptions?: { authScopes?: { scope?: unknown } } } | undefined)
+    ?.pothosOptions;
+  const scope = options?.authScopes?.scope;
+  return typeof scope === 'string' ? scope : null;
+}
 
 builder.queryType({});
 builder.mutationType({});

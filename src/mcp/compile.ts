@@ -10,6 +10,7 @@ import {
   validate,
 } from 'graphql';
 import { z } from 'zod';
+import { declaredScope } from '../builder';
 import type { McpTool } from './tool';
 
 export interface CompiledTool {
@@ -56,10 +57,7 @@ function compileTool(schema: GraphQLSchema, tool: McpTool): CompiledTool {
   if ((root.alias ?? root.name).value !== tool.resultKey)
     fail(`the root field answers as ${(root.alias ?? root.name).value}, not ${tool.resultKey}`);
   const field = schema.getQueryType()?.getFields()[root.name.value];
-  const authScopes = (field?.extensions as { pothosOptions?: { authScopes?: { scope?: unknown } } })
-    ?.pothosOptions?.authScopes;
-  const scope =
-    typeof authScopes?.scope === 'string' ? authScopes.scope : fail('its root field declares no scope');
+  const scope = declaredScope(field) ?? fail('its root field declares no scope');
 
   const inputShape = tool.input.shape as Record<string, z.ZodType>;
   const variables = new Set<string>();

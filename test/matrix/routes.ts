@@ -1,6 +1,7 @@
 import { parse } from 'graphql';
 import type { RestRoute } from '../../rest/route';
 import { routeTable } from '../../rest/routes';
+import { declaredScope } from '../../src/builder';
 import { schema } from '../../src/schema';
 
 /** A REST route together with the root field its operation runs and the scope that field declares. */
@@ -22,13 +23,11 @@ function rootFieldOf(route: RestRoute): { rootField: string; isMutation: boolean
   return { rootField: selection.name.value, isMutation: operation.operation === 'mutation' };
 }
 
-export function scopeOf(rootField: string, isMutation = false): string | null {
+export function scopeOf(rootField: string, isMutation = false) {
   const type = isMutation ? schema.getMutationType() : schema.getQueryType();
   const field = type?.getFields()[rootField];
   if (!field) throw new Error(`no root field ${rootField}`);
-  const authScopes = (field.extensions as { pothosOptions?: { authScopes?: { scope?: string } } })
-    .pothosOptions?.authScopes;
-  return authScopes?.scope ?? null;
+  return declaredScope(field);
 }
 
 export const routesUnderTest: RouteUnderTest[] = routeTable.map((route) => {
