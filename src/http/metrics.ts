@@ -44,7 +44,8 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const queue = new Gauge({
+  // Registered with the registry, which reads it at each scrape.
+  new Gauge({
     name: 'worker_jobs',
     help: 'graphile-worker jobs waiting (run_at reached, not locked), scheduled (run_at ahead) or locked, by task',
     labelNames: ['task', 'state'] as const,
@@ -56,7 +57,6 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
       for (const row of rows) this.set({ task: row.task, state: row.state }, Number(row.count));
     },
   });
-  void queue;
 
   const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : null;
   const authorized = (req: Request) => {
