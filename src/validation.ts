@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import { validationError } from './errors';
 
 /** Parses input with a zod schema; failures become 400 VALIDATION_ERROR with field-level details. */
+/** The largest value of an INT4 column (and of GraphQL's Int): amounts, counts, order numbers. */
+export const MAX_INT4 = 2_147_483_647;
+
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;

@@ -14,11 +14,9 @@ import { AppError, type ErrorDetail, notFound, validationError } from '../errors
 import { type NewApiKeyInput, newApiKeyInput } from '../modules/api-keys/input';
 import { issueApiKey } from '../modules/api-keys/issue';
 import { planFeatures } from '../modules/stores/plans';
-import { parseInput } from '../validation';
+import { MAX_INT4, parseInput } from '../validation';
 import { type Command, type CommandInput, command, listOption, stringOption, UsageError } from './args';
 import { isoOrDash, table } from './output';
-
-const MAX_INT4 = 2_147_483_647;
 
 /** `PRODUCTS:READ,WRITE` (any case; `*` for every action) → scope objects, merged per resource. */
 export function parseScopeOptions(entries: string[]): ScopeObject[] {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { allowlistEntryError } from '../../auth/ip-allowlist';
 import { scopeActions, scopeResources } from '../../auth/scopes';
+import { MAX_INT4 } from '../../validation';
 
 export const environments = ['production', 'staging', 'development'] as const;
 
@@ -34,7 +35,7 @@ export const newApiKeyInput = (now: Date) =>
       .number()
       .int('must be an integer')
       .positive('must be a positive integer')
-      .max(2_147_483_647, 'must be at most 2147483647')
+      .max(MAX_INT4, `must be at most ${MAX_INT4}`)
       .nullish(),
   });
 

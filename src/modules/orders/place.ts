@@ -2,10 +2,10 @@ import type { Coupon } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, validationError } from '../../errors';
-import { parseInput } from '../../validation';
+import { MAX_INT4, parseInput } from '../../validation';
+import { couponDiscount, couponProblem } from '../coupons/redemption';
 import { emitEvent } from '../events/outbox';
 import { type PlaceOrderInput, placeOrderInput } from './input';
-import { couponDiscount, couponProblem, MAX_AMOUNT } from './pricing';
 import { loadOrderForPayload, ORDER_TX_OPTIONS, orderPayload } from './service';
 
 const detail = (path: string, message: string): ErrorDetail => ({ path, message });
@@ -35,8 +35,8 @@ export async function placeOrder(ctx: Context, input: unknown) {
     await checkProducts(tx, storeId, store.currency, fields);
     const lines = await reserveStock(tx, storeId, fields);
     const subtotal = lines.reduce((sum, line) => sum + line.totalAmount, 0);
-    if (subtotal > MAX_AMOUNT) {
-      throw validationError([detail('input.items', `the order total may be at most ${MAX_AMOUNT}`)]);
+    if (subtotal > MAX_INT4) {
+      throw validationError([detail('input.items', `the order total may be at most ${MAX_INT4}`)]);
     }
     const coupon = fields.couponCode
       ? await redeemCoupon(tx, storeId, fields.couponCode, subtotal, now)

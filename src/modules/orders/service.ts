@@ -3,6 +3,7 @@ import type { OrderStatus } from '../../../prisma/generated/client/enums';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { type ErrorDetail, notFound, validationError } from '../../errors';
+import { MAX_INT4 } from '../../validation';
 import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
 
 export const orderSortFields = ['createdAt', 'number', 'totalAmount'] as const;
@@ -20,8 +21,6 @@ export interface OrderFilter {
 
 /** A Prisma selection from Pothos (`{ include }` or `{ select }`), merged into the service's queries. */
 type Selection = { include?: Prisma.OrderInclude; select?: Prisma.OrderSelect };
-
-const MAX_ORDER_NUMBER = 2_147_483_647;
 
 function orderWhere(storeId: string, filter: OrderFilter): Prisma.OrderWhereInput {
   const details: ErrorDetail[] = [];
@@ -48,7 +47,7 @@ function orderWhere(storeId: string, filter: OrderFilter): Prisma.OrderWhereInpu
       ? {
           OR: [
             { email: { contains: q, mode: 'insensitive' } },
-            ...(number != null && number <= MAX_ORDER_NUMBER ? [{ number }] : []),
+            ...(number != null && number <= MAX_INT4 ? [{ number }] : []),
           ],
         }
       : {}),

@@ -1,18 +1,16 @@
 import { z } from 'zod';
+import { MAX_INT4 } from '../../validation';
 import { SLUG_PATTERN } from '../slug';
 import { isCurrencyCode } from '../store-settings/input';
 
 export const productStatuses = ['active', 'draft', 'archived'] as const;
 export type ProductStatusValue = (typeof productStatuses)[number];
 
-/** Amounts are integer minor units and must fit the INT4 columns. */
-const MAX_AMOUNT = 2_147_483_647;
-
 const amount = z
   .number()
   .int('must be an integer')
   .min(0, 'must be at least 0')
-  .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`);
+  .max(MAX_INT4, `must be at most ${MAX_INT4}`);
 
 const fields = {
   name: z.string().trim().min(1, 'is required').max(200, 'at most 200 characters'),

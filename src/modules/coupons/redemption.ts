@@ -1,8 +1,5 @@
 import type { Coupon } from '../../../prisma/generated/client/client';
 
-/** Amounts are integer minor units in INT4 columns. */
-export const MAX_AMOUNT = 2_147_483_647;
-
 type CouponTerms = Pick<
   Coupon,
   'type' | 'value' | 'isActive' | 'startsAt' | 'endsAt' | 'minSubtotalAmount' | 'maxRedemptions'
