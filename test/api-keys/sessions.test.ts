@@ -1,10 +1,9 @@
 import type { Plan, StaffRole } from '../../prisma/generated/client/enums';
-import { createStaffUser } from '../../src/modules/stores/provision';
 import { allScopes, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { signInAs } from '../helpers/sessions';
 
 let server: TestServer;
-let counter = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -14,22 +13,7 @@ afterAll(() => server.close());
 /** Signs a new staff member of a new store in through POST /auth/login and returns the bearer token. */
 async function signedIn(role: StaffRole, plan: Plan = 'PRO') {
   const store = await makeStore(server.prisma, { plan });
-  const email = `${role.toLowerCase()}-${counter++}-${Date.now()}@example.test`;
-  const staff = await createStaffUser(server.prisma, {
-    storeId: store.id,
-    email,
-    name: role,
-    role,
-    password: 'correct horse',
-  });
-  const res = await server.request('/api/v1/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'correct horse' }),
-  });
-  expect(res.status).toBe(200);
-  const { data } = await res.json();
-  return { token: data.token as string, storeId: store.id, staffId: staff.id };
+  return { ...(await signInAs(server, store.id, role)), storeId: store.id };
 }
 
 const asSession = (token: string, init: RequestInit = {}) => ({

@@ -21,7 +21,7 @@ export interface TestServer {
   clock: { now: Date };
   request(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
   /** A request with an API key and, when given, a JSON body. */
-  send(method: string, path: string, body: unknown, key: string): Promise<Response>;
+  send(method: string, path: string, body: unknown, key?: string): Promise<Response>;
   graphql(query: string, variables?: Record<string, unknown>, key?: string): Promise<Response>;
   close(): Promise<void>;
 }
@@ -79,7 +79,7 @@ export async function startTestServer(
     if (init.key !== undefined) headers.set('tt-api-key', init.key);
     return fetch(`${baseUrl}${path}`, { ...init, headers });
   };
-  const send = (method: string, path: string, body: unknown, key: string) =>
+  const send = (method: string, path: string, body: unknown, key?: string) =>
     request(path, {
       method,
       key,

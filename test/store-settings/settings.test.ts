@@ -1,10 +1,9 @@
 import type { StaffRole } from '../../prisma/generated/client/enums';
-import { createStaffUser } from '../../src/modules/stores/provision';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { signInAs } from '../helpers/sessions';
 
 let server: TestServer;
-let counter = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -177,22 +176,8 @@ describe('PATCH /store/settings', () => {
 
   it('is open to owners and admins through a dashboard session, not to staff', async () => {
     const store = await freshStore();
-    const signIn = async (role: StaffRole) => {
-      const email = `${role.toLowerCase()}-${counter++}-${Date.now()}@settings.test`;
-      await createStaffUser(server.prisma, {
-        storeId: store.id,
-        email,
-        name: role,
-        role,
-        password: 'correct horse',
-      });
-      const res = await server.request('/api/v1/auth/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: 'correct horse' }),
-      });
-      return (await res.json()).data.token as string;
-    };
+    const signIn = async (role: StaffRole) => (await signInAs(server, store.id, role)).token;
+
     const asSession = (token: string, body: unknown) =>
       server.request('/api/v1/store/settings', {
         method: 'PATCH',

@@ -1,12 +1,11 @@
 import type { Plan, StaffRole } from '../../prisma/generated/client/enums';
-import { createStaffUser } from '../../src/modules/stores/provision';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { signInAs } from '../helpers/sessions';
 import { capturingLogger, jsonHeaders, serverEnv } from './helpers';
 
 let server: TestServer;
 const logs = capturingLogger('debug');
-let counter = 0;
 
 beforeAll(async () => {
   server = await startTestServer(serverEnv, { logger: logs.logger });
@@ -268,21 +267,8 @@ describe('webhook endpoint management (REST, spec 4.2)', () => {
 describe('webhook management through GraphQL and dashboard sessions', () => {
   async function signedIn(role: StaffRole, plan: Plan = 'PRO') {
     const store = await makeStore(server.prisma, { plan });
-    const email = `${role.toLowerCase()}-${counter++}-${Date.now()}@example.test`;
-    await createStaffUser(server.prisma, {
-      storeId: store.id,
-      email,
-      name: role,
-      role,
-      password: 'correct horse',
-    });
-    const res = await server.request('/api/v1/auth/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'correct horse' }),
-    });
-    const { data } = await res.json();
-    return { authorization: `Bearer ${data.token as string}`, 'content-type': 'application/json' };
+    const { token } = await signInAs(server, store.id, role);
+    return { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   }
 
   it.each(['OWNER', 'ADMIN'] as const)('accepts an %s session', async (role) => {
