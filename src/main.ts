@@ -50,7 +50,7 @@ async function main() {
 
   let redis: Redis | null = null;
   if (config.redisUrl) {
-    redis = connectRedis(config.redisUrl, logger);
+    redis = connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisTimeoutMs });
     const connection = redis;
     stops.unshift(() => connection.quit().catch(() => connection.disconnect()));
   } else if (role !== 'worker') {

@@ -15,7 +15,9 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const database = config.databaseUrl ? connectDatabase(config.databaseUrl, { max: 2 }) : null;
   const logger = createLogger('warn');
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : null;
+  const redis = config.redisUrl
+    ? connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisTimeoutMs })
+    : null;
   const invalidation = new AuthInvalidation(redis, () => {}, logger);
   try {
     // Up to a second for Redis; without it, API processes still drop the store within their cache TTL.

@@ -55,7 +55,10 @@ export async function startTestServer(
   const db = connectDatabase(databaseUrl, { max: 5, onQuery: options.onQuery });
   const clock = shared?.clock ?? { now: new Date() };
   const logger = options.logger ?? createLogger('silent');
-  const ownRedis = options.redis === undefined ? connectRedis(redisUrl, logger) : null;
+  const ownRedis =
+    options.redis === undefined
+      ? connectRedis(redisUrl, logger, { commandTimeoutMs: config.redisTimeoutMs })
+      : null;
   const redis = options.redis === undefined ? ownRedis : options.redis;
   if (ownRedis && ownRedis.status !== 'ready')
     await new Promise((resolve) => ownRedis.once('ready', resolve));

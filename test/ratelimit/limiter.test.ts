@@ -11,8 +11,8 @@ let first: Redis;
 let second: Redis;
 
 beforeAll(async () => {
-  first = connectRedis(redisUrl, logger);
-  second = connectRedis(redisUrl, logger);
+  first = connectRedis(redisUrl, logger, { commandTimeoutMs: 2000 });
+  second = connectRedis(redisUrl, logger, { commandTimeoutMs: 2000 });
   await Promise.all([ready(first), ready(second)]);
 });
 afterAll(async () => {
@@ -23,7 +23,7 @@ afterAll(async () => {
 const t0 = Date.UTC(2026, 2, 1, 12, 0, 0);
 const newKey = () => `key_${randomBytes(8).toString('hex')}`;
 const limiter = (redis: Redis | null, max = 140, windowSeconds = 60) =>
-  createRateLimiter({ redis, max, windowSeconds, logger, keyPrefix: prefix });
+  createRateLimiter({ redis, max, windowSeconds, logger, keyPrefix: prefix, redisTimeoutMs: 2000 });
 
 describe('rate limiter on Redis (exact sliding window)', () => {
   it('allows 140 requests, rejects the 141st until the oldest leaves the window, then allows one more', async () => {

@@ -19,8 +19,8 @@ beforeAll(async () => {
   database = await createDatabaseFromTemplate();
   db = connectDatabase(database.url, { max: 5 });
   const { logger } = captureLogs();
-  first = connectRedis(redisUrl, logger);
-  second = connectRedis(redisUrl, logger);
+  first = connectRedis(redisUrl, logger, { commandTimeoutMs: 2000 });
+  second = connectRedis(redisUrl, logger, { commandTimeoutMs: 2000 });
   await Promise.all([ready(first), ready(second)]);
   storeId = (await makeStore(db.prisma)).id;
 });
