@@ -3,6 +3,8 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import type { Config } from '../src/config';
+import { createFanOut } from '../src/modules/webhooks/fan-out';
+import { createAttemptRecorder } from '../src/modules/webhooks/record';
 import type { SecretBox } from '../src/modules/webhooks/secret';
 import { webhookServicesFrom } from '../src/modules/webhooks/services';
 import type { UsageMeter } from '../src/usage/meter';
@@ -63,6 +65,8 @@ export function webhookTasks(
   const now = options.now ?? (() => new Date());
   const delivery = {
     pool,
+    recorder: createAttemptRecorder(pool),
+    fanOut: createFanOut(pool, { now, leaseSeconds: options.leaseSeconds }),
     secrets: options.secrets,
     httpClient: options.httpClient,
     timeoutMs: options.timeoutMs,

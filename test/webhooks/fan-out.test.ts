@@ -1,6 +1,7 @@
 import { runOnce } from 'graphile-worker';
 import { webhookTasks, workerLogger } from '../../jobs/worker';
-import { fanOutEvent } from '../../src/modules/webhooks/fan-out';
+import { fanOutEvents } from '../../src/modules/webhooks/fan-out';
+import { writeRecords } from '../../src/modules/webhooks/record';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
@@ -71,7 +72,7 @@ describe('fan-out', () => {
   it('writes each delivery leased to the fan-out, with no job of its own yet', async () => {
     const { endpointId, eventId } = await endpointAndEvent('/standby');
     const until = new Date(Date.now() + 60_000);
-    const deliveries = await fanOutEvent(server.db.pool, eventId, new Date(), {
+    const deliveries = await fanOutEvents(server.db.pool, [eventId], new Date(), {
       token: 'fan-out-token',
       until,
     });
@@ -83,8 +84,47 @@ describe('fan-out', () => {
     expect(row.leaseExpiresAt?.getTime()).toBe(until.getTime());
     expect(await jobsOf(row.id)).toEqual([]);
     // A second run (a retried fan-out job) creates nothing.
-    expect(await fanOutEvent(server.db.pool, eventId, new Date(), { token: 'other', until })).toEqual([]);
+    expect(await fanOutEvents(server.db.pool, [eventId], new Date(), { token: 'other', until })).toEqual([]);
     expect(await server.prisma.webhookDelivery.count({ where: { endpointId } })).toBe(1);
+  });
+
+  it('fans several events out in one statement and records several attempts in one, skipping a lost lease', async () => {
+    const first = await endpointAndEvent('/batch-a');
+    const second = await endpointAndEvent('/batch-b');
+    const until = new Date(Date.now() + 60_000);
+    const lease = { token: 'batch-token', until };
+    const deliveries = await fanOutEvents(server.db.pool, [first.eventId, second.eventId], new Date(), lease);
+    expect(deliveries.map((d) => d.eventId).sort()).toEqual([first.eventId, second.eventId].sort());
+    const [a, b] = deliveries as [(typeof deliveries)[number], (typeof deliveries)[number]];
+    const at = new Date();
+    const record = (deliveryId: string, leaseToken: string) => ({
+      deliveryId,
+      leaseToken,
+      status: 'success' as const,
+      attempt: 1,
+      httpStatus: 200,
+      responseBody: 'ok',
+      errorMessage: null,
+      retryAt: null,
+      at,
+      durationMs: 3,
+    });
+    // b's lease is not ours (another worker took it over): only a's record is written.
+    const written = await writeRecords(server.db.pool, [record(a.id, 'batch-token'), record(b.id, 'stale')]);
+    expect([...written]).toEqual([a.id]);
+    const rows = await server.prisma.webhookDelivery.findMany({
+      where: { id: { in: [a.id, b.id] } },
+      include: { attempts: true },
+    });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(a.id)).toEqual(
+      expect.objectContaining({ status: 'success', attempt: 1, httpStatus: 200, leaseToken: null }),
+    );
+    expect(byId.get(a.id)?.attempts).toEqual([
+      expect.objectContaining({ number: 1, status: 'success', durationMs: 3, responseBody: 'ok' }),
+    ]);
+    expect(byId.get(b.id)).toEqual(expect.objectContaining({ status: 'pending', leaseToken: 'batch-token' }));
+    expect(byId.get(b.id)?.attempts).toEqual([]);
   });
 
   it('attempts at once; after a success no job is left', async () => {

@@ -1,4 +1,4 @@
-import type { Queryable } from './attempt';
+import type { Queryable } from './queryable';
 import { SEND_EMAIL_TASK } from './queue';
 
 export const AUTO_DISABLE_EXHAUSTED = 3;

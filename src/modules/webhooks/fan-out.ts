@@ -1,19 +1,26 @@
-import { ASYNC_COMMIT_SQL, type Claimed, type Queryable } from './attempt';
+import { randomUUID } from 'node:crypto';
+import type { Claimed } from './attempt';
+import { coalesce } from './coalesce';
 import { ENVELOPE_SQL } from './envelope';
+import { ASYNC_COMMIT_SQL, prepared, type Queryable } from './queryable';
 
 /**
- * An event → one delivery per active endpoint subscribed to its type (or to "*"), each row with its
- * envelope frozen — one statement, so one transaction. The rows are created already leased to the
- * fan-out (`$3` until `$4`): the fan-out task makes each first attempt itself, at once, and should its
- * worker die first, the sweeper finds the expired leases and queues the attempts (no delivery can be
- * left without either a live lease or a job). A repeated run creates and returns nothing twice (one
- * delivery per endpoint and event). `webhook.test` goes to its one endpoint.
+ * Events → one delivery per active endpoint subscribed to each event's type (or to "*"), each row
+ * with its envelope frozen — one statement, so one transaction, for any number of events. The rows
+ * are created already leased to the fan-out (`$3` until `$4`): the fan-out task makes each first
+ * attempt itself, at once, and should its worker die first, the sweeper finds the expired leases and
+ * queues the attempts (no delivery can be left without either a live lease or a job). A repeated run
+ * creates and returns nothing twice (one delivery per endpoint and event). `webhook.test` goes to its
+ * one endpoint.
  */
-const FAN_OUT_SQL = `
+const FAN_OUT = prepared(
+  'webhook_fan_out',
+  `
 WITH event AS (
-  SELECT id, "storeId", type, "apiVersion", "createdAt", data FROM "Event" WHERE id = $1
+  SELECT id, "storeId", type, "apiVersion", "createdAt", data FROM "Event" WHERE id = ANY($1::text[])
 ), target AS (
-  SELECT e.id AS "endpointId", e.url, e."secretCiphertext", 'msg_' || replace(gen_random_uuid()::text, '-', '') AS id
+  SELECT event.id AS "eventId", e.id AS "endpointId", e.url, e."secretCiphertext",
+         'msg_' || replace(gen_random_uuid()::text, '-', '') AS id
     FROM "WebhookEndpoint" e JOIN event ON e."storeId" = event."storeId"
    WHERE e."isActive"
      AND CASE WHEN event.type = 'webhook.test' THEN e.id = event.data #>> '{object,endpointId}'
@@ -23,26 +30,54 @@ WITH event AS (
                                  "leaseToken", "leaseExpiresAt")
   SELECT target.id, target."endpointId", event.id, event."storeId", event.type, ${ENVELOPE_SQL},
          $2::timestamptz AT TIME ZONE 'UTC', $2::timestamptz AT TIME ZONE 'UTC', $3, $4::timestamptz AT TIME ZONE 'UTC'
-    FROM target CROSS JOIN event
+    FROM target JOIN event ON event.id = target."eventId"
   ON CONFLICT ("endpointId", "eventId") DO NOTHING
-  RETURNING id, attempt, payload, "eventType", "endpointId"
+  RETURNING id, attempt, payload, "eventType", "endpointId", "eventId"
 )
-SELECT created.id, created.attempt, created.payload, created."eventType", created."endpointId",
+SELECT created.id, created.attempt, created.payload, created."eventType", created."endpointId", created."eventId",
        target.url, target."secretCiphertext"
-  FROM created JOIN target ON target.id = created.id CROSS JOIN (${ASYNC_COMMIT_SQL}) AS async_commit`;
+  FROM created JOIN target ON target.id = created.id CROSS JOIN (${ASYNC_COMMIT_SQL}) AS async_commit`,
+);
 
-/** Creates the event's deliveries, leased under `token` until `leaseUntil`, and returns them. */
-export async function fanOutEvent(
+export interface Lease {
+  token: string;
+  until: Date;
+}
+
+/** Creates the events' deliveries, leased under `lease.token` until `lease.until`, and returns them. */
+export async function fanOutEvents(
   db: Queryable,
-  eventId: string,
+  eventIds: string[],
   now: Date,
-  lease: { token: string; until: Date },
-): Promise<Claimed[]> {
-  const result = await db.query<Claimed>(FAN_OUT_SQL, [
-    eventId,
-    now.toISOString(),
-    lease.token,
-    lease.until.toISOString(),
-  ]);
+  lease: Lease,
+): Promise<Array<Claimed & { eventId: string }>> {
+  const result = await db.query<Claimed & { eventId: string }>(
+    FAN_OUT([eventIds, now.toISOString(), lease.token, lease.until.toISOString()]),
+  );
   return result.rows;
+}
+
+/** One event's fan-out: its new deliveries and the lease they are held under. */
+export interface FanOut {
+  lease: Lease;
+  deliveries: Claimed[];
+}
+
+/**
+ * The fan-out of one event at a time for the task, events fanned out together while the worker is
+ * busy (see coalesce), each batch under a lease of its own.
+ */
+export function createFanOut(
+  pool: Queryable,
+  clock: { now: () => Date; leaseSeconds: number },
+): (eventId: string) => Promise<FanOut> {
+  return coalesce(async (eventIds: string[]) => {
+    const now = clock.now();
+    const lease = { token: randomUUID(), until: new Date(now.getTime() + clock.leaseSeconds * 1000) };
+    const rows = await fanOutEvents(pool, eventIds, now, lease);
+    return eventIds.map((eventId) => ({
+      lease,
+      deliveries: rows.filter((row) => row.eventId === eventId),
+    }));
+  });
 }
