@@ -1,10 +1,14 @@
 import { fork } from 'node:child_process';
-import { startReceiver } from '../test/webhooks/helpers';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 
 /**
  * The benchmark's HTTPS webhook receiver, in a process of its own as any real receiver would be (it
  * must not share the worker's event loop). It tells its parent its port, and the arrival time of
- * each request to `/latency`; other requests are only answered.
+ * each request to `/latency`; other requests are read whole and answered `200 ok`, nothing kept (the
+ * tests' receiver keeps every request, which is not what is measured here).
  */
 export interface ReceiverProcess {
   url(pathname: string): string;
@@ -43,11 +47,24 @@ export async function startReceiverProcess(): Promise<ReceiverProcess> {
 }
 
 if (process.argv.includes('--serve') && process.send) {
-  startReceiver((request) => {
-    if (request.path === '/latency') process.send?.({ at: request.at });
-    return { status: 200, body: 'ok' };
-  }).then((receiver) => {
-    process.send?.({ port: receiver.port });
-    process.on('SIGTERM', () => receiver.close().then(() => process.exit(0)));
+  const tls = path.join(__dirname, '..', 'test', 'fixtures', 'tls');
+  const server = createServer(
+    { key: readFileSync(path.join(tls, 'receiver.key')), cert: readFileSync(path.join(tls, 'receiver.crt')) },
+    (req, res) => {
+      const at = Date.now();
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/latency') process.send?.({ at });
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+      });
+    },
+  );
+  server.listen(0, '127.0.0.1', () => {
+    process.send?.({ port: (server.address() as AddressInfo).port });
+  });
+  process.on('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
   });
 }

@@ -18,7 +18,7 @@ import { startReceiverProcess } from './receiver-process';
  * Webhook pipeline throughput and latency (issue 5), on one machine with a local HTTPS receiver in a
  * process of its own:
  * 1. graphile-worker's own throughput on no-op jobs, then deliveries per second end to end (event →
- *    fan-out → signed POST → log updated) with the same concurrency and poll interval, in alternating
+ *    fan-out → signed POST → log updated) with the same concurrency (the configured default) and poll interval, in alternating
  *    rounds of several seconds each; target: the ratio of the medians ≥ 0.25 (each delivery is one
  *    fan-out job that makes the first attempt: two statements of its own and a TLS request).
  * 2. The median time from a committed mutation (POST /api/v1/category) to the receiver getting the
@@ -28,7 +28,6 @@ const JOBS = Number(process.env.BENCH_JOBS ?? 5000);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 100);
-const CONCURRENCY = Number(process.env.WORKER_CONCURRENCY ?? 5);
 const POLL_INTERVAL = 1000;
 /** BENCH_STUB_HTTP=1: no HTTP at all (throughput of the database and queue side; no latency figures). */
 const STUB_HTTP = process.env.BENCH_STUB_HTTP === '1';
@@ -50,8 +49,11 @@ async function bench(databaseUrl: string) {
     DATABASE_URL: databaseUrl,
     RATE_LIMIT_MAX: '1000000',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),
   });
-  const db = connectDatabase(databaseUrl, { max: 20 });
+  // The production default (WORKER_CONCURRENCY), for both sides.
+  const CONCURRENCY = config.workerConcurrency;
+  const db = connectDatabase(databaseUrl); // the production pool size
   const receiver = await startReceiverProcess();
   const pending = async (task: string) =>
     (

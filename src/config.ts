@@ -26,7 +26,7 @@ const schema = z
     GRAPHIQL: bool.optional(),
     SEED_DEMO: bool.default(false),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
-    WORKER_CONCURRENCY: z.coerce.number().int().positive().default(5),
+    WORKER_CONCURRENCY: z.coerce.number().int().positive().default(20),
     /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
     METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     /** 32 bytes, base64 or hex: the AES-256-GCM key of the webhook signing secrets. */
