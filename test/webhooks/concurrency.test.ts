@@ -1,14 +1,14 @@
 import type { Runner } from 'graphile-worker';
 import { startWorker } from '../../jobs/worker';
 import { loadConfig } from '../../src/config';
-import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   capturingLogger,
-  jsonHeaders,
+  createCategory,
   type Receiver,
   serverEnv,
   startReceiver,
+  storeWithEndpoint,
   testWorkerOptions,
 } from './helpers';
 
@@ -43,34 +43,13 @@ afterAll(async () => {
   await server.close();
 });
 
-async function storeWithEndpoint(path: string) {
-  const store = await makeStore(server.prisma);
-  const { secret: key } = await makeKey(server.prisma, store.id);
-  const res = await server.request('/api/v1/store/webhooks/endpoints', {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ url: receiver.url(path), events: ['category.created'] }),
-  });
-  expect(res.status).toBe(201);
-  return { key, storeId: store.id };
-}
-
-const createCategory = async (key: string, name: string) => {
-  const res = await server.request('/api/v1/category', {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ name }),
-  });
-  expect(res.status).toBe(201);
-};
-
 it(`delivers to a healthy endpoint while ${HUNG} receivers hang on their attempts`, async () => {
   const hung = [];
-  for (let i = 0; i < HUNG; i++) hung.push(await storeWithEndpoint('/hung'));
-  const { key: healthyKey } = await storeWithEndpoint('/ok');
-  for (const [i, { key }] of hung.entries()) await createCategory(key, `Hung ${i}`);
+  for (let i = 0; i < HUNG; i++) hung.push(await storeWithEndpoint(server, receiver.url('/hung')));
+  const { key: healthyKey } = await storeWithEndpoint(server, receiver.url('/ok'));
+  for (const [i, { key }] of hung.entries()) await createCategory(server, key, `Hung ${i}`);
   await receiver.waitFor(HUNG, (r) => r.path === '/hung');
-  await createCategory(healthyKey, 'Healthy');
+  await createCategory(server, healthyKey, 'Healthy');
   const [delivered] = await receiver.waitFor(1, (r) => r.path === '/ok');
   expect(JSON.parse(delivered?.body ?? '{}')).toEqual(
     expect.objectContaining({

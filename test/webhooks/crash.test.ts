@@ -3,15 +3,15 @@ import path from 'node:path';
 import type { Runner } from 'graphile-worker';
 import { startWorker } from '../../jobs/worker';
 import { createLogger } from '../../src/logger';
-import { makeKey, makeStore } from '../helpers/factories';
 import { root } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
+  createCategory,
   eventually,
-  jsonHeaders,
   type Receiver,
   serverEnv,
   startReceiver,
+  storeWithEndpoint,
   testWorkerOptions,
 } from './helpers';
 
@@ -81,31 +81,12 @@ function spawnWorker(): {
   return { child, output: () => output, ready, exited };
 }
 
-async function storeWithEndpoint(pathname: string) {
-  const store = await makeStore(server.prisma);
-  const { secret: key } = await makeKey(server.prisma, store.id);
-  const res = await server.request('/api/v1/store/webhooks/endpoints', {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ url: receiver.url(pathname), events: ['category.created'] }),
-  });
-  expect(res.status).toBe(201);
-  return { key, endpointId: (await res.json()).data.id as string };
-}
-
-const createCategory = (key: string, name: string) =>
-  server.request('/api/v1/category', {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ name }),
-  });
-
 describe('a worker that dies mid-delivery', () => {
   it('loses nothing: after SIGKILL another worker delivers every delivery it held', async () => {
     const dying = spawnWorker();
     await dying.ready;
-    const { key, endpointId } = await storeWithEndpoint('/crash');
-    for (const name of ['A', 'B', 'C']) expect((await createCategory(key, name)).status).toBe(201);
+    const { key, endpointId } = await storeWithEndpoint(server, receiver.url('/crash'));
+    for (const name of ['A', 'B', 'C']) await createCategory(server, key, name);
     await receiver.waitFor(3, (r) => r.path === '/crash', 60_000);
     dying.child.kill('SIGKILL');
     await dying.exited;
@@ -160,8 +141,8 @@ describe('a worker that dies mid-delivery', () => {
     stallFirst = false;
     const stopping = spawnWorker();
     await stopping.ready;
-    const { key, endpointId } = await storeWithEndpoint('/slow');
-    expect((await createCategory(key, 'Slow')).status).toBe(201);
+    const { key, endpointId } = await storeWithEndpoint(server, receiver.url('/slow'));
+    await createCategory(server, key, 'Slow');
     await receiver.waitFor(1, (r) => r.path === '/slow', 60_000);
     stopping.child.kill('SIGTERM');
     expect(await stopping.exited).toBe(0);

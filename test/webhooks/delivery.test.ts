@@ -3,16 +3,17 @@ import type { Runner } from 'graphile-worker';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { startWorker } from '../../jobs/worker';
-import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   capturingLogger,
+  createCategory,
   eventually,
   jsonHeaders,
   type ReceivedRequest,
   type Receiver,
   serverEnv,
   startReceiver,
+  storeWithEndpoint,
   testWorkerOptions,
 } from './helpers';
 
@@ -44,29 +45,12 @@ afterAll(async () => {
   await server.close();
 });
 
-async function storeWithEndpoint(events: string[], path = '/hooks') {
-  const store = await makeStore(server.prisma);
-  const { secret: key } = await makeKey(server.prisma, store.id);
-  const res = await server.request(base, {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ url: receiver.url(path), events }),
-  });
-  expect(res.status).toBe(201);
-  const { data } = await res.json();
-  secrets.push(data.secret);
-  return { key, storeId: store.id, endpointId: data.id as string, secret: data.secret as string };
+/** An endpoint at the local receiver; its secret is remembered to prove it never reaches a log. */
+async function endpointFor(events: string[], path: string) {
+  const created = await storeWithEndpoint(server, receiver.url(path), events);
+  secrets.push(created.secret);
+  return created;
 }
-
-const createCategory = async (key: string, name: string) => {
-  const res = await server.request('/api/v1/category', {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ name }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()).data as { id: string; name: string };
-};
 
 /** The receiver's own verification of X-Service-Signature, written from DESIGN alone. */
 function verifiedByHand(request: ReceivedRequest, secret: string): boolean {
@@ -80,8 +64,8 @@ function verifiedByHand(request: ReceivedRequest, secret: string): boolean {
 
 describe('webhook delivery, end to end', () => {
   it('delivers a category mutation to a subscribed endpoint, signed both ways, and logs it', async () => {
-    const { key, endpointId, secret } = await storeWithEndpoint(['category.created'], '/e2e');
-    const category = await createCategory(key, 'Sneakers');
+    const { key, endpointId, secret } = await endpointFor(['category.created'], '/e2e');
+    const category = await createCategory(server, key, 'Sneakers');
     const [request] = await receiver.waitFor(1, (r) => r.path === '/e2e');
     const req = request as ReceivedRequest;
     const envelope = JSON.parse(req.body);
@@ -136,7 +120,7 @@ describe('webhook delivery, end to end', () => {
   });
 
   it('sends each event only to active endpoints subscribed to its type or to "*"', async () => {
-    const store = await storeWithEndpoint(['category.updated'], '/subscribed-other');
+    const store = await endpointFor(['category.updated'], '/subscribed-other');
     const secondKeyStore = store.key;
     const star = await server.request(base, {
       method: 'POST',
@@ -157,7 +141,7 @@ describe('webhook delivery, end to end', () => {
       headers: jsonHeaders(secondKeyStore),
       body: JSON.stringify({ isActive: false }),
     });
-    await createCategory(secondKeyStore, 'Hats');
+    await createCategory(server, secondKeyStore, 'Hats');
     await receiver.waitFor(1, (r) => r.path === '/star');
     const event = await server.prisma.event.findFirstOrThrow({
       where: { storeId: store.storeId, type: 'category.created' },
@@ -174,7 +158,7 @@ describe('webhook delivery, end to end', () => {
   });
 
   it('test sends a webhook.test event to that endpoint only', async () => {
-    const { key, endpointId, secret } = await storeWithEndpoint(['order.paid'], '/ping');
+    const { key, endpointId, secret } = await endpointFor(['order.paid'], '/ping');
     await server
       .request(base, {
         method: 'POST',
@@ -196,13 +180,13 @@ describe('webhook delivery, end to end', () => {
   });
 
   it('signs with the new secret right after rotate-secret; the old one no longer verifies', async () => {
-    const { key, endpointId, secret: old } = await storeWithEndpoint(['category.created'], '/rotated');
+    const { key, endpointId, secret: old } = await endpointFor(['category.created'], '/rotated');
     const rotated = await (
       await server.request(`${base}/${endpointId}/rotate-secret`, { method: 'POST', key })
     ).json();
     const fresh: string = rotated.data.secret;
     secrets.push(fresh);
-    await createCategory(key, 'After rotation');
+    await createCategory(server, key, 'After rotation');
     const [req] = await receiver.waitFor(1, (r) => r.path === '/rotated');
     const request = req as ReceivedRequest;
     expect(new Webhook(fresh).verify(request.body, request.headers)).toBeTruthy();

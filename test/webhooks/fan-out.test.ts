@@ -2,14 +2,14 @@ import { runOnce } from 'graphile-worker';
 import { webhookTasks, workerLogger } from '../../jobs/worker';
 import { fanOutEvents } from '../../src/modules/webhooks/fan-out';
 import { writeRecords } from '../../src/modules/webhooks/record';
-import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   capturingLogger,
-  jsonHeaders,
+  createCategory,
   type Receiver,
   serverEnv,
   startReceiver,
+  storeWithEndpoint,
   testWorkerOptions,
 } from './helpers';
 
@@ -35,22 +35,10 @@ afterAll(async () => {
 });
 
 async function endpointAndEvent(path: string) {
-  const store = await makeStore(server.prisma);
-  const { secret: key } = await makeKey(server.prisma, store.id);
-  const created = await server.request('/api/v1/store/webhooks/endpoints', {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ url: receiver.url(path), events: ['category.created'] }),
-  });
-  expect(created.status).toBe(201);
-  const category = await server.request('/api/v1/category', {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ name: `Hats ${path}` }),
-  });
-  expect(category.status).toBe(201);
-  const event = await server.prisma.event.findFirstOrThrow({ where: { storeId: store.id } });
-  return { endpointId: (await created.json()).data.id as string, eventId: event.id };
+  const { storeId, key, endpointId } = await storeWithEndpoint(server, receiver.url(path));
+  await createCategory(server, key, `Hats ${path}`);
+  const event = await server.prisma.event.findFirstOrThrow({ where: { storeId } });
+  return { endpointId, eventId: event.id };
 }
 
 const jobsOf = async (deliveryId: string) =>

@@ -11,6 +11,8 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createSecretBox } from '../../src/modules/webhooks/secret';
 import { createWebhookHttpClient } from '../../src/webhooks/http-client';
+import { makeKey, makeStore } from '../helpers/factories';
+import type { TestServer } from '../helpers/server';
 
 const tls = path.join(__dirname, '..', 'fixtures', 'tls');
 export const receiverCa = readFileSync(path.join(tls, 'receiver.crt'));
@@ -189,4 +191,40 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A new store with an API key and one webhook endpoint per URL, created through REST. */
+export async function storeWithEndpoints(server: TestServer, urls: string[], events = ['category.created']) {
+  const store = await makeStore(server.prisma);
+  const { secret: key } = await makeKey(server.prisma, store.id);
+  const endpoints: Array<{ id: string; url: string; secret: string }> = [];
+  for (const url of urls) {
+    const res = await server.request('/api/v1/store/webhooks/endpoints', {
+      method: 'POST',
+      headers: jsonHeaders(key),
+      body: JSON.stringify({ url, events }),
+    });
+    expect(res.status).toBe(201);
+    const { data } = await res.json();
+    endpoints.push({ id: data.id, url, secret: data.secret });
+  }
+  return { key, store, endpoints };
+}
+
+/** A new store with an API key and one webhook endpoint at `url`. */
+export async function storeWithEndpoint(server: TestServer, url: string, events = ['category.created']) {
+  const { key, store, endpoints } = await storeWithEndpoints(server, [url], events);
+  const [endpoint] = endpoints as [(typeof endpoints)[number]];
+  return { key, store, storeId: store.id, endpointId: endpoint.id, secret: endpoint.secret };
+}
+
+/** Creates a category through REST (so a `category.created` event is committed); answers it. */
+export async function createCategory(server: TestServer, key: string, name: string) {
+  const res = await server.request('/api/v1/category', {
+    method: 'POST',
+    headers: jsonHeaders(key),
+    body: JSON.stringify({ name }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()).data as { id: string; name: string };
 }

@@ -1,15 +1,16 @@
 import { makeWorkerUtils, quickAddJob, runOnce, type WorkerUtils } from 'graphile-worker';
 import { type WebhookWorkerOptions, webhookTasks, workerLogger } from '../../jobs/worker';
-import { makeKey, makeStore } from '../helpers/factories';
 import { freePort } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   capturingLogger,
+  createCategory,
   jsonHeaders,
   type Receiver,
   serverEnv,
   startReceiver,
   startSmtpServer,
+  storeWithEndpoints,
   testWorkerOptions,
 } from './helpers';
 
@@ -79,36 +80,18 @@ async function advanceToRetries() {
     );
 }
 
-async function storeWithEndpoints(paths: string[], events = ['category.created']) {
-  const store = await makeStore(server.prisma);
-  const { secret: key } = await makeKey(server.prisma, store.id);
-  const endpoints: Array<{ id: string; url: string }> = [];
-  for (const path of paths) {
-    const url = path.startsWith('https://') ? path : receiver.url(path);
-    const res = await server.request(base, {
-      method: 'POST',
-      headers: jsonHeaders(key),
-      body: JSON.stringify({ url, events }),
-    });
-    expect(res.status).toBe(201);
-    endpoints.push({ id: (await res.json()).data.id, url });
-  }
-  return { key, store, endpoints };
-}
-
-const createCategory = async (key: string, name: string) => {
-  const res = await server.request('/api/v1/category', {
-    method: 'POST',
-    headers: jsonHeaders(key),
-    body: JSON.stringify({ name }),
-  });
-  expect(res.status).toBe(201);
-};
+/** Paths are the local receiver's; full https:// URLs are taken as they are. */
+const endpointsAt = (paths: string[], events?: string[]) =>
+  storeWithEndpoints(
+    server,
+    paths.map((path) => (path.startsWith('https://') ? path : receiver.url(path))),
+    events,
+  );
 
 describe('failed attempts', () => {
   it('count 500, timeout, connection refused and 307 as failures with the right status and message', async () => {
     const closedPort = await freePort();
-    const { key, endpoints } = await storeWithEndpoints([
+    const { key, endpoints } = await endpointsAt([
       '/big',
       '/slow',
       `https://127.0.0.1:${closedPort}/gone`,
@@ -116,7 +99,7 @@ describe('failed attempts', () => {
     ]);
     clock.now = new Date();
     const attemptAt = clock.now.getTime();
-    await createCategory(key, 'Boots');
+    await createCategory(server, key, 'Boots');
     await runJobs();
     const byUrl = async (index: number) =>
       server.prisma.webhookDelivery.findFirstOrThrow({
@@ -174,14 +157,14 @@ describe('failed attempts', () => {
 describe('retries, exhaustion, auto-disable and replay', () => {
   it('retries on schedule with the same delivery id, exhausts after the 8th failure, disables at the 3rd, e-mails the owner, and replays', async () => {
     replies.set('/flaky', 503);
-    const { key, store, endpoints } = await storeWithEndpoints(['/flaky']);
+    const { key, store, endpoints } = await endpointsAt(['/flaky']);
     const endpointId = endpoints[0]?.id as string;
     clock.now = new Date();
-    for (const name of ['One', 'Two', 'Three']) await createCategory(key, name);
+    for (const name of ['One', 'Two', 'Three']) await createCategory(server, key, name);
     const expectedWaits = [120_000, 480_000, 1_920_000, 7_680_000, 21_600_000, 21_600_000, 21_600_000];
     let lateId = '';
     for (let round = 1; round <= 8; round++) {
-      if (round === 3) await createCategory(key, 'Late');
+      if (round === 3) await createCategory(server, key, 'Late');
       const attemptAt = clock.now.getTime();
       await runJobs();
       const deliveries = await server.prisma.webhookDelivery.findMany({
@@ -237,7 +220,7 @@ describe('retries, exhaustion, auto-disable and replay', () => {
     const sentBefore = receiver.requests.length;
     await advanceToRetries();
     await runJobs();
-    await createCategory(key, 'While disabled');
+    await createCategory(server, key, 'While disabled');
     await runJobs();
     expect(receiver.requests.length).toBe(sentBefore);
     expect(await server.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: lateId } })).toEqual(
@@ -297,7 +280,7 @@ describe('retries, exhaustion, auto-disable and replay', () => {
   });
 
   it('does not disable for exhausted deliveries spread over more than 7 days', async () => {
-    const { key, store, endpoints } = await storeWithEndpoints(['/spread']);
+    const { key, store, endpoints } = await endpointsAt(['/spread']);
     const endpointId = endpoints[0]?.id as string;
     const event = await server.prisma.event.create({
       data: { storeId: store.id, type: 'category.created', data: {} },
@@ -351,7 +334,7 @@ describe('retries, exhaustion, auto-disable and replay', () => {
 
 describe('pruning', () => {
   it('deletes finished deliveries older than the retention and keeps the rest', async () => {
-    const { store, endpoints } = await storeWithEndpoints(['/prune']);
+    const { store, endpoints } = await endpointsAt(['/prune']);
     const endpointId = endpoints[0]?.id as string;
     clock.now = new Date();
     const old = new Date(clock.now.getTime() - 31 * 86_400_000);
