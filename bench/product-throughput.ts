@@ -19,12 +19,15 @@ import { withBenchDatabase } from './database';
  * keys so the limit is not what is measured) against a bare node:http server returning the same JSON
  * from memory, and the same page through GraphQL against REST. Closed-loop load from this process.
  */
-const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8000);
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const WARM_UP_MS = 3000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 /**
- * Enough keys that the rate limit (140 a minute each) is never what is measured: the three runs make
- * up to ~8,000 requests within a minute (57 keys), so 100 leave a margin; any 429 fails the run. More
- * keys measure the verified-key cache instead (each key is looked up again when its 5 s entry ends).
+ * Enough keys that the rate limit (140 a minute each) is never what is measured: the REST and GraphQL
+ * rounds make ~10,000 requests within a minute at today's speed (72 keys), so 100 leave a margin, and
+ * any 429 fails the run. Many more keys would measure the verified-key cache instead (each key is
+ * looked up again when its 5 s entry ends).
  */
 const KEYS = Number(process.env.BENCH_KEYS ?? 100);
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -35,6 +38,11 @@ interface Result {
   p99: number;
   errors: number;
 }
+type Measured = Result & { cpuMs: number };
+
+/** The round with the median throughput (its latencies and CPU go with it). */
+const medianRun = (results: Measured[]) =>
+  [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)] as Measured;
 
 /** Runs bench/load-client.ts in a process of its own against one target (the servers keep this one). */
 function load(target: {
@@ -42,8 +50,9 @@ function load(target: {
   method: 'GET' | 'POST';
   body?: string;
   keys: string[];
+  durationMs?: number;
 }): Promise<Result> {
-  const input = JSON.stringify({ ...target, durationMs: DURATION_MS, concurrency: CONCURRENCY });
+  const input = JSON.stringify({ durationMs: DURATION_MS, ...target, concurrency: CONCURRENCY });
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -108,34 +117,40 @@ async function run(databaseUrl: string) {
   });
 
   const rest = { url: base + productPath, method: 'GET' as const, keys };
-  await load(rest); // warm-up
-  const bareResult = await load({ ...rest, url: bareBase + productPath });
+  const graphql = { url: `${base}/graphql`, method: 'POST' as const, body: query, keys };
   // CPU of this (the API) process per request: what bounds its throughput on one core.
-  const cpuPerRequest = async (run: () => Promise<Result>) => {
+  const measured = async (target: Parameters<typeof load>[0]) => {
     const before = process.cpuUsage();
-    const result = await run();
+    const result = await load(target);
     const used = process.cpuUsage(before);
-    return { result, ms: (used.user + used.system) / 1000 / (result.rps * (DURATION_MS / 1000)) };
+    return { ...result, cpuMs: (used.user + used.system) / 1000 / (result.rps * (DURATION_MS / 1000)) };
   };
-  const restRun = await cpuPerRequest(() => load(rest));
-  const graphqlRun = await cpuPerRequest(() =>
-    load({ url: `${base}/graphql`, method: 'POST', body: query, keys }),
-  );
-  const restResult = restRun.result;
-  const graphqlResult = graphqlRun.result;
-  for (const [name, result] of [
-    ['REST', restResult],
-    ['GraphQL', graphqlResult],
-  ] as const) {
-    if (result.errors > 0) throw new Error(`${name}: ${result.errors} responses were not 200`);
+  await load({ ...rest, durationMs: WARM_UP_MS }); // warm-up
+  // Rounds alternate the three, so that a slow spell of this shared machine does not fall on one side
+  // only; each side's median round is compared.
+  const runs = { bare: [] as Measured[], rest: [] as Measured[], graphql: [] as Measured[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.bare.push(await measured({ ...rest, url: bareBase + productPath }));
+    runs.rest.push(await measured(rest));
+    runs.graphql.push(await measured(graphql));
   }
+  for (const [name, results] of Object.entries(runs)) {
+    const errors = results.reduce((sum, r) => sum + r.errors, 0);
+    if (errors > 0) throw new Error(`${name}: ${errors} responses were not 200`);
+  }
+  const bareResult = medianRun(runs.bare);
+  const restResult = medianRun(runs.rest);
+  const graphqlResult = medianRun(runs.graphql);
+  const rounds = (results: Measured[]) => results.map((r) => r.rps.toFixed(0)).join(', ');
   console.log(
-    `GET ${productPath}: ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000} s each, ${KEYS} keys`,
+    `GET ${productPath}: ${CONCURRENCY} concurrent clients, ${ROUNDS} alternating rounds of ${DURATION_MS / 1000} s, ${KEYS} keys; median rounds`,
   );
-  console.log(line('bare node:http (same JSON)', bareResult));
-  console.log(`${line('REST, full stack', restResult)}   API CPU ${restRun.ms.toFixed(2)} ms/request`);
+  console.log(`${line('bare node:http (same JSON)', bareResult)}   (rounds: ${rounds(runs.bare)})`);
   console.log(
-    `${line('GraphQL, same page', graphqlResult)}   API CPU ${graphqlRun.ms.toFixed(2)} ms/request`,
+    `${line('REST, full stack', restResult)}   API CPU ${restResult.cpuMs.toFixed(2)} ms/request (rounds: ${rounds(runs.rest)})`,
+  );
+  console.log(
+    `${line('GraphQL, same page', graphqlResult)}   API CPU ${graphqlResult.cpuMs.toFixed(2)} ms/request (rounds: ${rounds(runs.graphql)})`,
   );
   const restRatio = restResult.rps / bareResult.rps;
   const graphqlRatio = graphqlResult.rps / restResult.rps;
