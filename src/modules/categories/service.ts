@@ -4,7 +4,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
+import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { slugify } from '../slug';
 import { categoryUpdateInput, newCategoryInput } from './input';
 
@@ -46,11 +46,10 @@ export function findCategoriesForConnection<Q extends object>(
   query: Q,
   args: CategoryFilter & { sortBy?: CategorySortField | null; sortDirection?: 'asc' | 'desc' | null },
 ) {
-  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
   return ctx.prisma.category.findMany({
     ...query,
     where: categoryWhere(storeIdOf(ctx), args),
-    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+    orderBy: connectionOrder(args, 'createdAt'),
   });
 }
 

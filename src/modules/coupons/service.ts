@@ -3,7 +3,7 @@ import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
-import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
+import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { couponUpdateInput, newCouponInput } from './input';
 
 export const couponSortFields = ['createdAt', 'code', 'redemptionCount'] as const;
@@ -39,11 +39,10 @@ export function findCouponsForConnection<Q extends object>(
   query: Q,
   args: CouponFilter & { sortBy?: CouponSortField | null; sortDirection?: 'asc' | 'desc' | null },
 ) {
-  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
   return ctx.prisma.coupon.findMany({
     ...query,
     where: couponWhere(storeIdOf(ctx), args),
-    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+    orderBy: connectionOrder(args, 'createdAt'),
   });
 }
 

@@ -4,7 +4,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
+import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { customerUpdateInput, newCustomerInput } from './input';
 import { type CustomerStats, customerStatsFor, noStats } from './stats';
 
@@ -48,11 +48,10 @@ export function findCustomersForConnection<Q extends object>(
   query: Q,
   args: CustomerFilter & { sortBy?: CustomerSortField | null; sortDirection?: 'asc' | 'desc' | null },
 ) {
-  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
   return ctx.prisma.customer.findMany({
     ...query,
     where: customerWhere(storeIdOf(ctx), args),
-    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+    orderBy: connectionOrder(args, 'createdAt'),
   });
 }
 

@@ -4,7 +4,7 @@ import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { type ErrorDetail, notFound, validationError } from '../../errors';
 import { MAX_INT4 } from '../../validation';
-import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
+import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 
 export const orderSortFields = ['createdAt', 'number', 'totalAmount'] as const;
 export type OrderSortField = (typeof orderSortFields)[number];
@@ -78,11 +78,10 @@ export function findOrdersForConnection<Q extends object>(
   query: Q,
   args: OrderFilter & { sortBy?: OrderSortField | null; sortDirection?: 'asc' | 'desc' | null },
 ) {
-  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
   return ctx.prisma.order.findMany({
     ...query,
     where: orderWhere(storeIdOf(ctx), args),
-    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+    orderBy: connectionOrder(args, 'createdAt'),
   });
 }
 

@@ -52,10 +52,21 @@ export function resolvePage<SortField extends string>(
 }
 
 /** A stable order: the chosen field, ties broken by id in the same direction. */
-export function stableOrder<SortField extends string>(resolved: ResolvedPage<SortField>) {
-  return [{ [resolved.sortBy]: resolved.direction }, { id: resolved.direction }] as Array<
+export function stableOrder<SortField extends string>(order: {
+  sortBy: SortField;
+  direction: SortDirection;
+}) {
+  return [{ [order.sortBy]: order.direction }, { id: order.direction }] as Array<
     Record<SortField | 'id', SortDirection>
   >;
+}
+
+/** A Relay connection's order (Pothos supplies the cursor window): the same defaults as a page's. */
+export function connectionOrder<SortField extends string>(
+  args: { sortBy?: SortField | null; sortDirection?: SortDirection | null },
+  defaultSort: SortField,
+) {
+  return stableOrder({ sortBy: args.sortBy ?? defaultSort, direction: args.sortDirection ?? 'desc' });
 }
 
 /** lastPage is at least 1, so a client iterating from 1 to lastPage always makes one request. */

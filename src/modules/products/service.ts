@@ -4,7 +4,7 @@ import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
+import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { slugify } from '../slug';
 import { COMPARE_AT_MESSAGE, newProductInput, type ProductStatusValue, productUpdateInput } from './input';
 
@@ -80,11 +80,10 @@ export function findProductsForConnection<Q extends object>(
   query: Q,
   args: ProductFilter & { sortBy?: ProductSortField | null; sortDirection?: 'asc' | 'desc' | null },
 ) {
-  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
   return ctx.prisma.product.findMany({
     ...query,
     where: productWhere(storeIdOf(ctx), args),
-    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+    orderBy: connectionOrder(args, 'createdAt'),
   });
 }
 

@@ -2,7 +2,7 @@ import type { Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import { notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
-import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
+import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { moderateReviewInput, type reviewStatuses } from './input';
 
 export const reviewSortFields = ['createdAt', 'rating'] as const;
@@ -60,11 +60,10 @@ export function findReviewsForConnection<Q extends object>(
   query: Q,
   args: ReviewFilter & { sortBy?: ReviewSortField | null; sortDirection?: 'asc' | 'desc' | null },
 ) {
-  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
   return ctx.prisma.review.findMany({
     ...query,
     where: reviewWhere(storeIdOf(ctx), args),
-    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+    orderBy: connectionOrder(args, 'createdAt'),
   });
 }
 

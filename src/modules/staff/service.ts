@@ -7,7 +7,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { loadPage, type PageArgs, pageWindow, resolvePage, stableOrder } from '../pagination/page';
+import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { inviteStaffInput, staffUpdateInput } from './input';
 
 export const staffSortFields = ['createdAt', 'name', 'email'] as const;
@@ -65,11 +65,10 @@ export function findStaffForConnection<Q extends object>(
   query: Q,
   args: StaffFilter & { sortBy?: StaffSortField | null; sortDirection?: 'asc' | 'desc' | null },
 ) {
-  const order = { sortBy: args.sortBy ?? 'createdAt', direction: args.sortDirection ?? 'desc' } as const;
   return ctx.prisma.staffUser.findMany({
     ...query,
     where: staffWhere(storeIdOf(ctx), args),
-    orderBy: stableOrder({ ...order, page: 1, limit: 1, skip: 0 }),
+    orderBy: connectionOrder(args, 'createdAt'),
   });
 }
 
