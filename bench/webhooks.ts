@@ -3,7 +3,7 @@ import { run } from 'graphile-worker';
 import { startWorker, workerLogger } from '../jobs/worker';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { connectDatabase } from '../src/db';
+import { connectDatabase, workerPoolSize } from '../src/db';
 import { createLogger } from '../src/logger';
 import { issueApiKey } from '../src/modules/api-keys/issue';
 import { emitEvent } from '../src/modules/events/outbox';
@@ -53,7 +53,8 @@ async function bench(databaseUrl: string) {
   });
   // The production default (WORKER_CONCURRENCY), for both sides.
   const CONCURRENCY = config.workerConcurrency;
-  const db = connectDatabase(databaseUrl); // the production pool size
+  // The production pool size for a worker of the configured concurrency.
+  const db = connectDatabase(databaseUrl, { max: workerPoolSize(config.workerConcurrency) });
   const receiver = await startReceiverProcess();
   const pending = async (task: string) =>
     (

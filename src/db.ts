@@ -18,8 +18,16 @@ export interface ConnectOptions {
   onQuery?: (sql: string) => void;
 }
 
+const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * A process that runs the worker holds at least one connection per concurrent job, as
+ * graphile-worker asks (it warns at start-up otherwise).
+ */
+export const workerPoolSize = (concurrency: number) => Math.max(DEFAULT_POOL_SIZE, concurrency);
+
 export function connectDatabase(databaseUrl: string, options: ConnectOptions = {}): Database {
-  const pool = new Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+  const pool = new Pool({ connectionString: databaseUrl, max: options.max ?? DEFAULT_POOL_SIZE });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   pool.on('connect', (client) => {

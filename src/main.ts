@@ -5,7 +5,7 @@ import { startWorker, webhookWorkerOptions } from '../jobs/worker';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
-import { connectDatabase, type Database } from './db';
+import { connectDatabase, type Database, workerPoolSize } from './db';
 import { startEmbeddedPostgres } from './db/embedded';
 import { migrate } from './db/migrate';
 import { createLogger } from './logger';
@@ -44,7 +44,9 @@ async function main() {
     const result = await migrate(databaseUrl, (line) => logger.info(line));
     logger.info('database schema up to date (%d applied now)', result.applied.length);
   }
-  const db = connectDatabase(databaseUrl);
+  const db = connectDatabase(databaseUrl, {
+    max: role === 'api' ? undefined : workerPoolSize(config.workerConcurrency),
+  });
   stops.unshift(() => db.close());
   if (role === 'all' && (!config.databaseUrl || config.seedDemo)) await seedOnFirstBoot(db, config);
 

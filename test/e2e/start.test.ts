@@ -82,6 +82,9 @@ describe('the service process with DATABASE_URL and REDIS_URL (api and worker in
     expect(await service.exited).toBe(0);
     expect(service.output()).toMatch(/SIGTERM received/);
     expect(service.output()).toMatch(/"msg":"stopped"/);
+    // The worker's pool is sized for its concurrency (graphile-worker warns otherwise).
+    expect(service.output()).toMatch(/worker running \(concurrency 20\)/);
+    expect(service.output()).not.toMatch(/maxPoolSize/);
   });
 });
 
