@@ -1,6 +1,6 @@
 import { runOnce } from 'graphile-worker';
 import { webhookTasks, workerLogger } from '../../jobs/worker';
-import { fanOutEvents } from '../../src/modules/webhooks/fan-out';
+import { createFanOut, fanOutEvents } from '../../src/modules/webhooks/fan-out';
 import { writeRecords } from '../../src/modules/webhooks/record';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
@@ -113,6 +113,22 @@ describe('fan-out', () => {
     ]);
     expect(byId.get(b.id)).toEqual(expect.objectContaining({ status: 'pending', leaseToken: 'batch-token' }));
     expect(byId.get(b.id)?.attempts).toEqual([]);
+  });
+
+  it('gives an event fanned out twice in one batch its deliveries once', async () => {
+    const first = await endpointAndEvent('/twice-a');
+    const second = await endpointAndEvent('/twice-b');
+    const fanOut = createFanOut(server.db.pool, { now: () => new Date(), leaseSeconds: 60 });
+    // The first call is in flight; the next two wait and go together in one statement.
+    const [a, b1, b2] = await Promise.all([
+      fanOut(first.eventId),
+      fanOut(second.eventId),
+      fanOut(second.eventId),
+    ]);
+    expect(a.deliveries).toHaveLength(1);
+    expect([b1.deliveries.length, b2.deliveries.length]).toEqual([1, 0]);
+    expect(b1.lease).toBe(b2.lease);
+    expect(await server.prisma.webhookDelivery.count({ where: { endpointId: second.endpointId } })).toBe(1);
   });
 
   it('attempts at once; after a success no job is left', async () => {

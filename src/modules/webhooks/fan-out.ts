@@ -75,9 +75,13 @@ export function createFanOut(
     const now = clock.now();
     const lease = { token: randomUUID(), until: new Date(now.getTime() + clock.leaseSeconds * 1000) };
     const rows = await fanOutEvents(pool, eventIds, now, lease);
-    return eventIds.map((eventId) => ({
-      lease,
-      deliveries: rows.filter((row) => row.eventId === eventId),
-    }));
+    // Two jobs of one event in one batch (a re-queued fan-out meeting its original): the first gets
+    // the deliveries, the other nothing — as it would have, one statement later.
+    const served = new Set<string>();
+    return eventIds.map((eventId) => {
+      const first = !served.has(eventId);
+      served.add(eventId);
+      return { lease, deliveries: first ? rows.filter((row) => row.eventId === eventId) : [] };
+    });
   });
 }
