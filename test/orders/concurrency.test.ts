@@ -1,5 +1,5 @@
 import type { TestServer } from '../helpers/server';
-import { client, eventsFor, makeProduct, makeShop, type Shop, startOrdersServer } from './setup';
+import { client, eventsFor, makeProduct, makeShop, type Shop, startOrdersServer, stockOf } from './setup';
 
 let server: TestServer;
 let shop: Shop;
@@ -12,8 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const stockOf = async (id: string) =>
-  (await server.prisma.product.findUniqueOrThrow({ where: { id } })).stock;
 const placeNow = (body: unknown) => api.send('POST', '/order', body);
 
 describe('concurrent orders', () => {
@@ -36,7 +34,7 @@ describe('concurrent orders', () => {
         }),
       );
     }
-    expect(await stockOf(product.id)).toBe(0);
+    expect(await stockOf(server, product.id)).toBe(0);
     const orders = await server.prisma.order.findMany({
       where: { storeId: shop.id },
       orderBy: { number: 'asc' },
@@ -73,7 +71,7 @@ describe('concurrent orders', () => {
     const statuses = responses.map((res) => res.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 409)).toHaveLength(17);
-    expect([await stockOf(a.id), await stockOf(b.id)]).toEqual([3, 0]);
+    expect([await stockOf(server, a.id), await stockOf(server, b.id)]).toEqual([3, 0]);
   });
 
   it('a coupon with maxRedemptions 3 under 10 concurrent orders is used exactly 3 times', async () => {
@@ -98,7 +96,7 @@ describe('concurrent orders', () => {
     );
     expect(await server.prisma.order.count({ where: { couponId: coupon.id } })).toBe(3);
     // Only the three placed orders took stock.
-    expect(await stockOf(product.id)).toBe(97);
+    expect(await stockOf(server, product.id)).toBe(97);
   });
 
   it('concurrent cancels of one order: one wins, stock and coupon are released once, one event', async () => {
@@ -111,13 +109,13 @@ describe('concurrent orders', () => {
       couponCode: 'ONCE',
       items: [{ productId: product.id, quantity: 4 }],
     });
-    expect(await stockOf(product.id)).toBe(6);
+    expect(await stockOf(server, product.id)).toBe(6);
     const responses = await Promise.all(
       Array.from({ length: 8 }, () => api.send('POST', `/order/vendor/cancel/${order.id}`)),
     );
     const statuses = responses.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
-    expect(await stockOf(product.id)).toBe(10);
+    expect(await stockOf(server, product.id)).toBe(10);
     expect(
       (await server.prisma.coupon.findFirstOrThrow({ where: { storeId: shop.id, code: 'ONCE' } }))
         .redemptionCount,
@@ -144,6 +142,6 @@ describe('concurrent orders', () => {
     expect(cancel.status).toBe(200);
     expect([200, 409]).toContain(pay.status);
     expect(stored.paidAt !== null).toBe(pay.status === 200);
-    expect(await stockOf(product.id)).toBe(10);
+    expect(await stockOf(server, product.id)).toBe(10);
   });
 });

@@ -9,6 +9,7 @@ import {
   makeShop,
   type Shop,
   startOrdersServer,
+  stockOf,
 } from './setup';
 
 let server: TestServer;
@@ -22,15 +23,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const stockOf = async (id: string) =>
-  (await server.prisma.product.findUniqueOrThrow({ where: { id } })).stock;
-
 /** What must not change when a placement fails: orders, events, stock, coupon redemptions. */
 async function snapshot(productIds: string[]) {
   return {
     orders: await server.prisma.order.count({ where: { storeId: shop.id } }),
     events: await server.prisma.event.count({ where: { storeId: shop.id } }),
-    stock: await Promise.all(productIds.map(stockOf)),
+    stock: await Promise.all(productIds.map((id) => stockOf(server, id))),
     redemptions: (
       await server.prisma.coupon.findMany({ where: { storeId: shop.id }, orderBy: { id: 'asc' } })
     ).map((c) => c.redemptionCount),
@@ -99,8 +97,8 @@ describe('placing an order', () => {
       createdAt: server.clock.now.toISOString(),
       updatedAt: server.clock.now.toISOString(),
     });
-    expect(await stockOf(shoe.id)).toBe(3);
-    expect(await stockOf(sock.id)).toBe(7);
+    expect(await stockOf(server, shoe.id)).toBe(3);
+    expect(await stockOf(server, sock.id)).toBe(7);
     const events = await eventsFor(server, shop.id, 'order.placed');
     expect(events.map((e) => e.data)).toEqual([{ object: data }]);
     const got = await api.send('GET', `/order/details/${data.id}`);
@@ -263,7 +261,7 @@ describe('placing an order', () => {
     });
     expect(detailPaths(await customer.json())).toEqual(['input.customerId']);
     expect(await snapshot([active.id, draft.id, archived.id, euro.id])).toEqual(before);
-    expect(await stockOf(foreign.id)).toBe(100);
+    expect(await stockOf(server, foreign.id)).toBe(100);
   });
 
   it('answers insufficient stock with 409 naming the line, and writes nothing at all', async () => {
@@ -399,6 +397,6 @@ describe('placing an order', () => {
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect((await again.json()).data.id).toBe((await first.json()).data.id);
-    expect(await stockOf(product.id)).toBe(9);
+    expect(await stockOf(server, product.id)).toBe(9);
   });
 });

@@ -56,6 +56,10 @@ export function client(server: TestServer, key: string) {
   return { send, gql, place };
 }
 
+/** A product's stock as PostgreSQL has it now. */
+export const stockOf = async (server: TestServer, productId: string) =>
+  (await server.prisma.product.findUniqueOrThrow({ where: { id: productId } })).stock;
+
 export const eventsFor = (server: TestServer, storeId: string, type?: string) =>
   server.prisma.event.findMany({
     where: { storeId, ...(type ? { type } : {}) },

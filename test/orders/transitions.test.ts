@@ -1,6 +1,6 @@
 import { makeKey } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { client, eventsFor, makeProduct, makeShop, type Shop, startOrdersServer } from './setup';
+import { client, eventsFor, makeProduct, makeShop, type Shop, startOrdersServer, stockOf } from './setup';
 
 let server: TestServer;
 let shop: Shop;
@@ -13,8 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const stockOf = async (id: string) =>
-  (await server.prisma.product.findUniqueOrThrow({ where: { id } })).stock;
 const eventIdsOf = async (orderId: string) =>
   (await eventsFor(server, shop.id))
     .filter((e) => (e.data as { object: { id: string } }).object.id === orderId)
@@ -95,7 +93,7 @@ describe('the order state machine over REST', () => {
     async ({ from, action }) => {
       const { order, product } = await orderIn(from);
       const stored = await server.prisma.order.findUniqueOrThrow({ where: { id: order.id } });
-      const before = { events: await eventIdsOf(order.id), stock: await stockOf(product.id) };
+      const before = { events: await eventIdsOf(order.id), stock: await stockOf(server, product.id) };
       const res = await api.send('POST', `/order/vendor/${action}/${order.id}`);
       expect(res.status).toBe(409);
       const json = await res.json();
@@ -104,7 +102,9 @@ describe('the order state machine over REST', () => {
       );
       expect(json.message).toContain(from);
       expect(await server.prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toEqual(stored);
-      expect({ events: await eventIdsOf(order.id), stock: await stockOf(product.id) }).toEqual(before);
+      expect({ events: await eventIdsOf(order.id), stock: await stockOf(server, product.id) }).toEqual(
+        before,
+      );
     },
   );
 
@@ -118,7 +118,7 @@ describe('the order state machine over REST', () => {
       couponCode: 'CANCELME',
       items: [{ productId: product.id, quantity: 4 }],
     });
-    expect(await stockOf(product.id)).toBe(6);
+    expect(await stockOf(server, product.id)).toBe(6);
     const res = await api.send('POST', `/order/vendor/cancel/${order.id}`, { reason: '  Changed my mind ' });
     expect(res.status).toBe(200);
     expect((await res.json()).data).toEqual(
@@ -128,7 +128,7 @@ describe('the order state machine over REST', () => {
         couponCode: 'CANCELME',
       }),
     );
-    expect(await stockOf(product.id)).toBe(10);
+    expect(await stockOf(server, product.id)).toBe(10);
     expect((await server.prisma.coupon.findUniqueOrThrow({ where: { id: coupon.id } })).redemptionCount).toBe(
       0,
     );
@@ -159,7 +159,7 @@ describe('the order state machine over REST', () => {
     expect(data).toEqual(
       expect.objectContaining({ status: 'cancelled', cancelReason: null, paidAt: expect.any(String) }),
     );
-    expect(await stockOf(kept.id)).toBe(5);
+    expect(await stockOf(server, kept.id)).toBe(5);
   });
 
   it('refuses a bad cancel body and writes nothing', async () => {
