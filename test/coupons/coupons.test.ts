@@ -1,4 +1,5 @@
 import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
+import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -42,9 +43,6 @@ async function seedCoupons(
   }
   return created;
 }
-
-const detailPaths = async (res: Response) =>
-  ((await res.json()).details ?? []).map((d: { path: string }) => d.path);
 
 describe('coupons over REST', () => {
   it('creates with an upper-cased code and the defaults, and reads it back', async () => {

@@ -1,5 +1,6 @@
 import type { OrderStatus } from '../../prisma/generated/client/enums';
 import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
+import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -69,9 +70,6 @@ async function seedOrder(
 
 const eventsOf = (forStore: string, type: string) =>
   server.prisma.event.findMany({ where: { storeId: forStore, type }, orderBy: { createdAt: 'asc' } });
-
-const detailPaths = async (res: Response) =>
-  ((await res.json()).details ?? []).map((d: { path: string }) => d.path);
 
 describe('customer list', () => {
   let store: { id: string; key: string };

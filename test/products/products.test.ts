@@ -1,5 +1,6 @@
 import type { ProductStatus } from '../../prisma/generated/client/enums';
 import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
+import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -21,9 +22,6 @@ const gql = async (query: string, variables: Record<string, unknown> = {}, as = 
   (await server.graphql(query, variables, as)).json();
 
 const freshStore = () => makeStoreWithKey(server.prisma);
-
-const detailPaths = async (res: Response) =>
-  ((await res.json()).details ?? []).map((d: { path: string }) => d.path);
 
 const eventIdsOf = async (forStore: string, type: string) =>
   (

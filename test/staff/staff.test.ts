@@ -1,4 +1,5 @@
 import { makeKey, makeStore } from '../helpers/factories';
+import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -29,9 +30,6 @@ const send = (key: string, method: string, path: string, body?: unknown) =>
   });
 
 const email = (name: string) => `${name}-${counter++}-${Date.now()}@staff.test`;
-
-const detailPaths = async (res: Response) =>
-  ((await res.json()).details ?? []).map((d: { path: string }) => d.path);
 
 async function invite(key: string, body: Record<string, unknown>) {
   const res = await send(key, 'POST', '/api/v1/staff', body);
