@@ -1,5 +1,5 @@
 import type { OrderStatus } from '../../prisma/generated/client/enums';
-import { makeKey, makeStore } from '../helpers/factories';
+import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -9,8 +9,7 @@ let number = 1000;
 
 beforeAll(async () => {
   server = await startTestServer();
-  storeId = (await makeStore(server.prisma)).id;
-  key = (await makeKey(server.prisma, storeId)).secret;
+  ({ id: storeId, key } = await makeStoreWithKey(server.prisma));
   const day = (d: number) => new Date(Date.UTC(2026, 9, d, 12));
   const boots = await server.prisma.product.create({
     data: { storeId, name: 'Boots', slug: 'boots', priceAmount: 10_000, currency: 'USD' },

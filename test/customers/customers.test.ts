@@ -1,5 +1,5 @@
 import type { OrderStatus } from '../../prisma/generated/client/enums';
-import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
+import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -9,8 +9,7 @@ let storeId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  storeId = (await makeStore(server.prisma)).id;
-  key = (await makeKey(server.prisma, storeId)).secret;
+  ({ id: storeId, key } = await makeStoreWithKey(server.prisma));
 });
 afterAll(() => server.close());
 

@@ -1,5 +1,5 @@
 import { schema } from '../../src/schema';
-import { makeKey, makeStore } from '../helpers/factories';
+import { makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -8,8 +8,7 @@ let storeId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  storeId = (await makeStore(server.prisma)).id;
-  key = (await makeKey(server.prisma, storeId)).secret;
+  ({ id: storeId, key } = await makeStoreWithKey(server.prisma));
 });
 afterAll(() => server.close());
 

@@ -1,5 +1,5 @@
 import type { ProductStatus } from '../../prisma/generated/client/enums';
-import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
+import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -10,8 +10,7 @@ let categoryId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  storeId = (await makeStore(server.prisma)).id;
-  key = (await makeKey(server.prisma, storeId)).secret;
+  ({ id: storeId, key } = await makeStoreWithKey(server.prisma));
   categoryId = (await server.prisma.category.create({ data: { storeId, name: 'Shoes', slug: 'shoes' } })).id;
 });
 afterAll(() => server.close());

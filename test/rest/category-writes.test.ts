@@ -1,4 +1,4 @@
-import { makeKey, makeStore } from '../helpers/factories';
+import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
@@ -7,8 +7,7 @@ let storeId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  storeId = (await makeStore(server.prisma)).id;
-  key = (await makeKey(server.prisma, storeId)).secret;
+  ({ id: storeId, key } = await makeStoreWithKey(server.prisma));
 });
 afterAll(() => server.close());
 
