@@ -6,7 +6,7 @@ import { MAX_INT4, parseInput } from '../../validation';
 import { couponDiscount, couponProblem } from '../coupons/redemption';
 import { emitEvent } from '../events/outbox';
 import { type PlaceOrderInput, placeOrderInput } from './input';
-import { loadOrderForPayload, ORDER_TX_OPTIONS, orderPayload } from './service';
+import { ORDER_TX_OPTIONS, orderPayload, orderPayloadInclude } from './service';
 
 const detail = (path: string, message: string): ErrorDetail => ({ path, message });
 
@@ -31,7 +31,7 @@ export async function placeOrder(ctx: Context, input: unknown) {
   return ctx.prisma.$transaction(async (tx) => {
     const now = ctx.now();
     const store = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true } });
-    const email = await resolveEmail(tx, storeId, fields);
+    const { email, customer } = await resolveCustomer(tx, storeId, fields);
     await checkProducts(tx, storeId, store.currency, fields);
     const lines = await reserveStock(tx, storeId, fields);
     const subtotal = lines.reduce((sum, line) => sum + line.totalAmount, 0);
@@ -42,7 +42,9 @@ export async function placeOrder(ctx: Context, input: unknown) {
       ? await redeemCoupon(tx, storeId, fields.couponCode, subtotal, now)
       : null;
     const discount = coupon ? couponDiscount(coupon, subtotal) : 0;
-    // Taken last, so the store row (which every order of the store needs) stays locked briefly.
+    // Taken last, so the store row (which every order of the store needs) stays locked briefly: after
+    // it only the order's own insert (read back with its lines) and the event, the payload being
+    // built from what this transaction already holds.
     const [{ number }] = await tx.$queryRaw<[{ number: number }]>`
       UPDATE "Store" SET "nextOrderNumber" = "nextOrderNumber" + 1
       WHERE id = ${storeId} RETURNING "nextOrderNumber" - 1 AS number`;
@@ -62,23 +64,23 @@ export async function placeOrder(ctx: Context, input: unknown) {
         updatedAt: now,
         items: { create: lines },
       },
-      select: { id: true },
+      include: { items: orderPayloadInclude.items },
     });
-    const placed = await loadOrderForPayload(tx, order.id);
+    const placed = { ...order, coupon: coupon ? { code: coupon.code } : null, customer };
     await emitEvent(tx, { storeId, type: 'order.placed', data: { object: orderPayload(placed) }, now });
     return placed;
   }, ORDER_TX_OPTIONS);
 }
 
 /** The customer must belong to the store; the order's e-mail defaults to theirs. */
-async function resolveEmail(tx: Tx, storeId: string, fields: PlaceOrderInput): Promise<string> {
-  if (!fields.customerId) return fields.email as string;
+async function resolveCustomer(tx: Tx, storeId: string, fields: PlaceOrderInput) {
+  if (!fields.customerId) return { email: fields.email as string, customer: null };
   const customer = await tx.customer.findFirst({
     where: { id: fields.customerId, storeId },
-    select: { email: true },
+    ...orderPayloadInclude.customer,
   });
   if (!customer) throw validationError([detail('input.customerId', 'no such customer')]);
-  return fields.email ?? customer.email;
+  return { email: fields.email ?? customer.email, customer };
 }
 
 /** Every line names an active product of the store, priced in the store's currency. */
