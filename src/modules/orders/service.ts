@@ -104,12 +104,12 @@ export const orderPayloadInclude = {
   customer: { select: { id: true, email: true, firstName: true, lastName: true } },
 } satisfies Prisma.OrderInclude;
 
-type OrderWithPayloadRelations = Prisma.OrderGetPayload<{ include: typeof orderPayloadInclude }>;
+export type OrderForPayload = Prisma.OrderGetPayload<{ include: typeof orderPayloadInclude }>;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** The order as REST, GraphQL and event payloads show it (the REST item: lines, customer, coupon code). */
-export const orderPayload = (order: OrderWithPayloadRelations) => ({
+export const orderPayload = (order: OrderForPayload) => ({
   id: order.id,
   number: order.number,
   status: order.status,
@@ -151,7 +151,7 @@ export const orderPayload = (order: OrderWithPayloadRelations) => ({
  * The order with what its payload needs, one relation per query: Prisma runs the queries of a
  * multi-relation include concurrently, which a transaction's single connection can only queue.
  */
-export async function loadOrderForPayload(tx: Tx, id: string): Promise<OrderWithPayloadRelations> {
+export async function loadOrderForPayload(tx: Tx, id: string): Promise<OrderForPayload> {
   const order = await tx.order.findUniqueOrThrow({ where: { id } });
   const items = await tx.orderItem.findMany({ where: { orderId: id }, orderBy: orderItemOrder });
   const coupon = order.couponId

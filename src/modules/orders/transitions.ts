@@ -6,7 +6,7 @@ import { parseInput } from '../../validation';
 import type { EventType } from '../events/catalog';
 import { emitEvent } from '../events/outbox';
 import { cancelReasonInput } from './input';
-import { loadOrderForPayload, ORDER_TX_OPTIONS, orderPayload } from './service';
+import { loadOrderForPayload, ORDER_TX_OPTIONS, type OrderForPayload, orderPayload } from './service';
 
 /** DESIGN §4: pending → paid → fulfilled, pending|paid → cancelled; anything else is a 409. */
 const transitions = {
@@ -58,7 +58,7 @@ async function move(
   id: string,
   transition: Transition,
   extra: { cancelReason?: string | null } = {},
-  after?: (tx: Tx, orderId: string) => Promise<void>,
+  after?: (tx: Tx, order: OrderForPayload) => Promise<void>,
 ) {
   const storeId = storeIdOf(ctx);
   return ctx.prisma.$transaction(async (tx) => {
@@ -78,8 +78,8 @@ async function move(
         `Order ${current.number} is ${current.status}; only ${transition.from.join(' or ')} orders can be ${transition.verb}`,
       );
     }
-    if (after) await after(tx, id);
     const order = await loadOrderForPayload(tx, id);
+    if (after) await after(tx, order);
     await emitEvent(tx, { storeId, type: transition.event, data: { object: orderPayload(order) }, now });
     return order;
   }, ORDER_TX_OPTIONS);
@@ -104,11 +104,7 @@ export function cancelOrder(ctx: Context, id: string, reason: unknown, input?: {
       ? parseInput(cancelReasonInput, input.reason, 'input.reason')
       : parseInput(cancelReasonInput, reason, 'reason');
   const storeId = storeIdOf(ctx);
-  return move(ctx, id, transitions.cancel, { cancelReason: cancelReason ?? null }, async (tx, orderId) => {
-    const order = await tx.order.findUniqueOrThrow({
-      where: { id: orderId },
-      select: { couponId: true, items: { select: { productId: true, quantity: true } } },
-    });
+  return move(ctx, id, transitions.cancel, { cancelReason: cancelReason ?? null }, async (tx, order) => {
     const quantities = new Map<string, number>();
     for (const item of order.items) {
       if (item.productId)
