@@ -1,5 +1,6 @@
 import { runOnce } from 'graphile-worker';
 import { webhookTasks, workerLogger } from '../../jobs/worker';
+import { autoDisableIfFailing } from '../../src/modules/webhooks/auto-disable';
 import { createFanOut, fanOutEvents } from '../../src/modules/webhooks/fan-out';
 import { writeRecords } from '../../src/modules/webhooks/record';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -129,6 +130,55 @@ describe('fan-out', () => {
     expect([b1.deliveries.length, b2.deliveries.length]).toEqual([1, 0]);
     expect(b1.lease).toBe(b2.lease);
     expect(await server.prisma.webhookDelivery.count({ where: { endpointId: second.endpointId } })).toBe(1);
+  });
+
+  it('auto-disable counts a delivery that exhausted while it waited for the endpoint lock', async () => {
+    const { storeId, key, endpointId } = await storeWithEndpoint(server, receiver.url('/exhausting'));
+    for (const name of ['One', 'Two', 'Three']) await createCategory(server, key, name);
+    const events = await server.prisma.event.findMany({ where: { storeId }, orderBy: { createdAt: 'asc' } });
+    const lease = { token: 'exhausting', until: new Date(Date.now() + 60_000) };
+    const deliveries = await fanOutEvents(
+      server.db.pool,
+      events.map((e) => e.id),
+      new Date(),
+      lease,
+    );
+    expect(deliveries).toHaveLength(3);
+    const exhausted = (deliveryId: string) => ({
+      deliveryId,
+      leaseToken: 'exhausting',
+      status: 'exhausted' as const,
+      attempt: 8,
+      httpStatus: 500,
+      responseBody: '',
+      errorMessage: 'HTTP 500',
+      retryAt: null,
+      at: new Date(),
+      durationMs: 1,
+    });
+    const [first, second, third] = deliveries.map((d) => d.id) as [string, string, string];
+    await writeRecords(server.db.pool, [exhausted(first)]);
+    // Two deliveries exhaust at once: A decides first (2 exhausted: stays active) and holds the lock…
+    const a = await server.db.pool.connect();
+    const b = await server.db.pool.connect();
+    try {
+      await a.query('BEGIN');
+      await writeRecords(a, [exhausted(second)]);
+      expect(await autoDisableIfFailing(a, endpointId, new Date())).toBe(false);
+      await b.query('BEGIN');
+      await writeRecords(b, [exhausted(third)]);
+      const decided = autoDisableIfFailing(b, endpointId, new Date());
+      await new Promise((resolve) => setTimeout(resolve, 200)); // B is waiting for A's lock
+      await a.query('COMMIT');
+      // …and B, once it has the lock, counts A's delivery too: the third within 7 days disables.
+      expect(await decided).toBe(true);
+      await b.query('COMMIT');
+    } finally {
+      a.release();
+      b.release();
+    }
+    const endpoint = await server.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    expect(endpoint.isActive).toBe(false);
   });
 
   it('attempts at once; after a success no job is left', async () => {

@@ -10,6 +10,9 @@ export const AUTO_DISABLE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
  * endpoint row is locked so two deliveries exhausting at once decide one after the other.
  */
 export async function autoDisableIfFailing(tx: Queryable, endpointId: string, now: Date): Promise<boolean> {
+  // The lock first, in a statement of its own: a statement that waited for the lock still reads with
+  // the snapshot it began with, and would not count a delivery exhausted by the lock's holder.
+  await tx.query(`SELECT 1 FROM "WebhookEndpoint" WHERE id = $1 FOR UPDATE`, [endpointId]);
   const { rows } = await tx.query<{
     isActive: boolean;
     url: string;
@@ -22,8 +25,7 @@ export async function autoDisableIfFailing(tx: Queryable, endpointId: string, no
               WHERE d."endpointId" = e.id AND d.status = 'exhausted'
                 AND d."exhaustedAt" >= greatest($2::timestamptz AT TIME ZONE 'UTC', e."reactivatedAt")) AS exhausted
        FROM "WebhookEndpoint" e JOIN "Store" s ON s.id = e."storeId" LEFT JOIN "StaffUser" o ON o.id = s."ownerId"
-      WHERE e.id = $1
-        FOR UPDATE OF e`,
+      WHERE e.id = $1`,
     [endpointId, new Date(now.getTime() - AUTO_DISABLE_WINDOW_MS).toISOString()],
   );
   const endpoint = rows[0];
