@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import {
   capturingLogger,
   createCategory,
+  jsonHeaders,
   type Receiver,
   serverEnv,
   startReceiver,
@@ -179,6 +180,44 @@ describe('fan-out', () => {
     }
     const endpoint = await server.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
     expect(endpoint.isActive).toBe(false);
+  });
+
+  it('derives delivery ids from endpoint and event: a fan-out re-run after lost rows sends the same ids', async () => {
+    const { endpointId, eventId } = await endpointAndEvent('/same-id');
+    const lease = { token: 'first', until: new Date(Date.now() + 60_000) };
+    const [made] = await fanOutEvents(server.db.pool, [eventId], new Date(), lease);
+    expect(made?.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    // As if PostgreSQL had lost the fan-out's asynchronous commit.
+    await server.prisma.webhookDelivery.deleteMany({ where: { endpointId } });
+    const [again] = await fanOutEvents(server.db.pool, [eventId], new Date(), { ...lease, token: 'second' });
+    expect(again?.id).toBe(made?.id);
+  });
+
+  it('re-activating an endpoint queues its waiting deliveries but leaves one an attempt holds', async () => {
+    const { storeId, key, endpointId } = await storeWithEndpoint(server, receiver.url('/reactivated'));
+    for (const name of ['Held', 'Free']) await createCategory(server, key, name);
+    const events = await server.prisma.event.findMany({ where: { storeId }, orderBy: { createdAt: 'asc' } });
+    const held = { token: 'in-flight', until: new Date(Date.now() + 60_000) };
+    const [heldDelivery] = await fanOutEvents(server.db.pool, [events[0]?.id as string], new Date(), held);
+    const [freeDelivery] = await fanOutEvents(server.db.pool, [events[1]?.id as string], new Date(), {
+      token: 'dead-worker',
+      until: new Date(Date.now() - 3_600_000),
+    });
+    const patch = (isActive: boolean) =>
+      server.request(`/api/v1/store/webhooks/endpoints/${endpointId}`, {
+        method: 'PATCH',
+        headers: jsonHeaders(key),
+        body: JSON.stringify({ isActive }),
+      });
+    expect((await patch(false)).status).toBe(200);
+    expect((await patch(true)).status).toBe(200);
+    const rows = new Map(
+      (await server.prisma.webhookDelivery.findMany({ where: { endpointId } })).map((row) => [row.id, row]),
+    );
+    expect(rows.get(heldDelivery?.id as string)?.leaseToken).toBe('in-flight');
+    expect(await jobsOf(heldDelivery?.id as string)).toEqual([]);
+    expect(rows.get(freeDelivery?.id as string)?.leaseToken).toBeNull();
+    expect(await jobsOf(freeDelivery?.id as string)).toHaveLength(1);
   });
 
   it('attempts at once; after a success no job is left', async () => {

@@ -10,8 +10,10 @@ import { ASYNC_COMMIT_SQL, prepared, type Queryable } from './queryable';
  * are created already leased to the fan-out (`$3` until `$4`): the fan-out task makes each first
  * attempt itself, at once, and should its worker die first, the sweeper finds the expired leases and
  * queues the attempts (no delivery can be left without either a live lease or a job). A repeated run
- * creates and returns nothing twice (one delivery per endpoint and event). `webhook.test` goes to its
- * one endpoint.
+ * creates and returns nothing twice (one delivery per endpoint and event). A delivery's id is derived
+ * from its endpoint and event, so should PostgreSQL lose the fan-out's asynchronous commit after the
+ * first POSTs went out, the re-run sends the same `msg_` ids and receivers still de-duplicate.
+ * `webhook.test` goes to its one endpoint.
  */
 const FAN_OUT = prepared(
   'webhook_fan_out',
@@ -20,7 +22,7 @@ WITH event AS (
   SELECT id, "storeId", type, "apiVersion", "createdAt", data FROM "Event" WHERE id = ANY($1::text[])
 ), target AS (
   SELECT event.id AS "eventId", e.id AS "endpointId", e.url, e."secretCiphertext",
-         'msg_' || replace(gen_random_uuid()::text, '-', '') AS id
+         'msg_' || md5(e.id || '/' || event.id) AS id
     FROM "WebhookEndpoint" e JOIN event ON e."storeId" = event."storeId"
    WHERE e."isActive"
      AND CASE WHEN event.type = 'webhook.test' THEN e.id = event.data #>> '{object,endpointId}'

@@ -145,17 +145,20 @@ export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
     }
     const endpoint = await tx.webhookEndpoint.update({ where: { id }, data });
     if (data.reactivatedAt) {
-      const waiting = await tx.webhookDelivery.findMany({
-        where: { endpointId: id, status: { in: ['pending', 'failed'] } },
-        select: { id: true },
-      });
+      // Waiting deliveries are due now; one an attempt still holds (a live lease) is left to it.
+      const waiting = {
+        endpointId: id,
+        status: { in: ['pending', 'failed'] },
+        OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lte: now } }],
+      } satisfies Prisma.WebhookDeliveryWhereInput;
+      const due = await tx.webhookDelivery.findMany({ where: waiting, select: { id: true } });
       await tx.webhookDelivery.updateMany({
-        where: { endpointId: id, status: { in: ['pending', 'failed'] } },
+        where: waiting,
         data: { nextRetryAt: now, leaseToken: null, leaseExpiresAt: null },
       });
       await enqueueDeliveries(
         tx,
-        waiting.map((delivery) => delivery.id),
+        due.map((delivery) => delivery.id),
       );
     }
     await recordAudit(tx, ctx, {
