@@ -3,7 +3,9 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import type { Config } from '../src/config';
+import { FAN_OUT_TASK } from '../src/modules/events/outbox';
 import { createFanOut } from '../src/modules/webhooks/fan-out';
+import { DELIVER_TASK, SEND_EMAIL_TASK } from '../src/modules/webhooks/queue';
 import { createAttemptRecorder } from '../src/modules/webhooks/record';
 import type { SecretBox } from '../src/modules/webhooks/secret';
 import { webhookServicesFrom } from '../src/modules/webhooks/services';
@@ -75,9 +77,9 @@ export function webhookTasks(
     random: options.random ?? Math.random,
   };
   return {
-    fan_out_event: makeFanOutEvent(delivery),
-    deliver_webhook: makeDeliverWebhook(delivery),
-    send_email: makeSendEmail(options.mailer),
+    [FAN_OUT_TASK]: makeFanOutEvent(delivery),
+    [DELIVER_TASK]: makeDeliverWebhook(delivery),
+    [SEND_EMAIL_TASK]: makeSendEmail(options.mailer),
     [SWEEP_TASK]: makeSweepWebhookDeliveries({ prisma, leaseSeconds: options.leaseSeconds, now }),
     prune_webhook_deliveries: makePruneWebhookDeliveries({
       prisma,

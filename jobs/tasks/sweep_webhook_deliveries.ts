@@ -1,5 +1,6 @@
 import type { Task } from 'graphile-worker';
 import type { PrismaClient } from '../../prisma/generated/client/client';
+import { FAN_OUT_TASK } from '../../src/modules/events/outbox';
 import { enqueueDeliveries } from '../../src/modules/webhooks/queue';
 
 export const SWEEP_TASK = 'sweep_webhook_deliveries';
@@ -31,9 +32,9 @@ export const makeSweepWebhookDeliveries =
       return rows.length;
     });
     const fanOuts = await deps.prisma.$executeRaw`
-      SELECT graphile_worker.add_job('fan_out_event', json_build_object('eventId', key), job_key := key)
+      SELECT graphile_worker.add_job(${FAN_OUT_TASK}, json_build_object('eventId', key), job_key := key)
         FROM graphile_worker.jobs
-       WHERE task_identifier = 'fan_out_event' AND key IS NOT NULL
+       WHERE task_identifier = ${FAN_OUT_TASK} AND key IS NOT NULL
          AND locked_at < now() - make_interval(secs => ${deps.leaseSeconds})`;
     if (recovered > 0 || fanOuts > 0) {
       helpers.logger.warn(

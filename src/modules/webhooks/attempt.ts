@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
 import type { DeliveryResponse, WebhookHttpClient } from '../../webhooks/http-client';
 import { autoDisableIfFailing } from './auto-disable';
-import { MAX_ATTEMPTS, nextRetryAt } from './backoff';
+import { nextRetryAt } from './backoff';
 import type { FanOut } from './fan-out';
 import { ASYNC_COMMIT_SQL, prepared } from './queryable';
 import { type AttemptRecord, type AttemptRecorder, writeRecords } from './record';
@@ -113,7 +113,9 @@ async function record(
 ): Promise<AttemptOutcome> {
   const now = deps.now();
   const attempt = claimed.attempt + 1;
-  const status: DeliveryStatus = response.ok ? 'success' : attempt >= MAX_ATTEMPTS ? 'exhausted' : 'failed';
+  // backoff.ts decides exhaustion: no next attempt after a failure means the delivery is exhausted.
+  const retryAt = response.ok ? null : nextRetryAt(attempt, now, deps.random);
+  const status: DeliveryStatus = response.ok ? 'success' : retryAt ? 'failed' : 'exhausted';
   const entry: AttemptRecord = {
     deliveryId: claimed.id,
     leaseToken: token,
@@ -122,7 +124,7 @@ async function record(
     httpStatus: response.httpStatus,
     responseBody: response.responseBody,
     errorMessage: response.ok ? null : (response.errorMessage ?? `HTTP ${response.httpStatus}`),
-    retryAt: status === 'failed' ? nextRetryAt(attempt, now, deps.random) : null,
+    retryAt,
     at: now,
     durationMs: response.durationMs,
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/url-policy';
 import { eventTypes } from '../events/catalog';
 
 export const MAX_ENDPOINTS_PER_STORE = 5;
@@ -36,7 +37,11 @@ const metadata = z
   .refine((map) => Object.keys(map).length <= MAX_METADATA_KEYS, `at most ${MAX_METADATA_KEYS} keys`);
 
 const fields = {
-  url: z.string().trim().min(1, 'is required').max(2048, 'at most 2048 characters'),
+  url: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(MAX_WEBHOOK_URL_LENGTH, `at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
   events,
   description: z
     .string()

@@ -56,7 +56,7 @@ const IssuedEndpointRef = builder
     fields: (t) => ({ ...endpointFields(t), secret: t.exposeString('secret') }),
   });
 
-const AttemptRef = builder.prismaObject('WebhookAttempt', {
+builder.prismaObject('WebhookAttempt', {
   description: 'One HTTP attempt of a delivery',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -90,7 +90,6 @@ const DeliveryRef = builder.prismaObject('WebhookDelivery', {
     attempts: t.relation('attempts', { query: { orderBy: { number: 'asc' } } }),
   }),
 });
-void AttemptRef;
 
 const ReplayResultRef = builder.objectRef<{ replayed: number }>('WebhookReplayResult').implement({
   fields: (t) => ({ replayed: t.exposeInt('replayed') }),
