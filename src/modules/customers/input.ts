@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailInput } from '../staff/input';
+import { emailInput } from '../../validation';
 
 /** A name part: trimmed, 1–100 characters; null clears it. */
 const namePart = z

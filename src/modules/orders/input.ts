@@ -1,16 +1,11 @@
 import { z } from 'zod';
 import { OrderStatus } from '../../../prisma/generated/client/enums';
+import { emailInput } from '../../validation';
 
 export const orderStatuses = Object.values(OrderStatus) as [OrderStatus, ...OrderStatus[]];
 
 export const MAX_ORDER_LINES = 100;
 export const MAX_LINE_QUANTITY = 1000;
-
-/** E-mail addresses are stored trimmed and lower-cased, like customers' and staff's. */
-const email = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
-  z.email('must be an e-mail address').max(320, 'at most 320 characters'),
-);
 
 const line = z
   .object({
@@ -30,7 +25,7 @@ const line = z
 export const placeOrderInput = z
   .object({
     customerId: z.string().trim().min(1, 'must not be empty').nullish(),
-    email: email.nullish(),
+    email: emailInput.nullish(),
     items: z
       .array(line)
       .min(1, 'must hold at least one line')

@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { StaffRole } from '../../../prisma/generated/client/enums';
+import { emailInput } from '../../validation';
 
 const roles = Object.values(StaffRole) as [StaffRole, ...StaffRole[]];
-
-/** E-mail addresses are compared and stored trimmed and lower-cased (the sign-in name, unique across stores). */
-export const emailInput = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
-  z.email('must be an e-mail address').max(320, 'at most 320 characters'),
-);
 
 const name = z.string().trim().min(1, 'is required').max(100, 'at most 100 characters');
 const role = z.enum(roles, { error: `must be one of ${roles.join(', ')}` });

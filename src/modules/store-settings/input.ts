@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailInput } from '../staff/input';
+import { emailInput } from '../../validation';
 
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
