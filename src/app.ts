@@ -43,13 +43,14 @@ export function createApp(deps: AppDeps): Express {
   app.get('/metrics', metrics.serve);
   app.use(healthRouter({ prisma: services.prisma, redis: deps.redis }));
 
+  const readBody = readJsonBody(deps.config.bodyLimitBytes);
   // Before the /api/v1 router, which would answer /api/v1/mcp as an unknown route.
   const mcp = createMcpHandler({
     services,
     authenticate,
     schema,
     tools: mcpTools,
-    readBody: readJsonBody(deps.config.bodyLimitBytes),
+    readBody,
   });
   app.all(['/mcp', '/api/v1/mcp'], mcp);
 
@@ -74,7 +75,6 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     graphiql: deps.config.graphiql,
   });
-  const readBody = readJsonBody(deps.config.bodyLimitBytes);
   const isPublicOperation = publicOperationCheck(schema);
   app.use('/graphql', async (req, res) => {
     // GraphiQL's page itself needs no key; the queries it sends do.

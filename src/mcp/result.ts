@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AppError } from '../errors';
+import { type AppError, errorEnvelope } from '../errors';
 import type { CompiledTool } from './compile';
 import type { ToolError } from './tool';
 
@@ -29,13 +29,7 @@ export function toolSuccess(compiled: CompiledTool, data: Record<string, unknown
 
 /** A failed tool call (scope, not found, invalid argument…): a tool error the model can read, not a protocol error. */
 export function toolFailure(error: AppError, requestId: string): CallToolResult {
-  const body: ToolError = {
-    code: error.code,
-    status: error.status,
-    message: error.message,
-    requestId,
-    ...(error.details ? { details: error.details } : {}),
-  };
+  const { success: _, ...body }: { success: false } & ToolError = errorEnvelope(error, requestId);
   return {
     isError: true,
     structuredContent: { error: body },

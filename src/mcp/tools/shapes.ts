@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../modules/pagination/page';
 
 /** Inputs and outputs the tools share. Bounds match DESIGN "Pagination"; the schema checks again. */
 
@@ -16,7 +17,13 @@ export const dateTimeInput = (description: string) =>
 
 export const pageInput = {
   page: z.number().int().min(1).optional().describe('Page to fetch, from 1 (default 1)'),
-  limit: z.number().int().min(1).max(100).optional().describe('Items per page, 1 to 100 (default 25)'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .optional()
+    .describe(`Items per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`),
   sortDirection: z.enum(['asc', 'desc']).optional().describe('asc or desc (default desc)'),
 };
 
