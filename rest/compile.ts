@@ -3,11 +3,10 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  parse,
   typeFromAST,
-  validate,
 } from 'graphql';
 import { validationError } from '../src/errors';
+import { compileOperation } from '../src/graphql/operation';
 import type { RestRoute } from './route';
 
 export interface CompiledRoute {
@@ -29,15 +28,9 @@ export function compileRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
 
 function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
   const where = `${route.method} ${route.path}`;
-  const document = parse(route.operation);
-  const errors = validate(schema, document);
-  if (errors.length > 0) throw new Error(`REST route ${where}: ${errors.map((e) => e.message).join('; ')}`);
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition',
-  );
-  const operation = operations[0];
-  if (operations.length !== 1 || !operation?.name)
-    throw new Error(`REST route ${where}: needs exactly one named operation`);
+  const { document, operation } = compileOperation(schema, route.operation, (message) => {
+    throw new Error(`REST route ${where}: ${message}`);
+  });
 
   const variableTypes = new Map<string, { type: GraphQLInputType; required: boolean }>();
   for (const definition of operation.variableDefinitions ?? []) {

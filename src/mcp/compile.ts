@@ -1,16 +1,7 @@
-import {
-  type DocumentNode,
-  type GraphQLSchema,
-  getNamedType,
-  isEnumType,
-  Kind,
-  type OperationDefinitionNode,
-  parse,
-  typeFromAST,
-  validate,
-} from 'graphql';
+import { type DocumentNode, type GraphQLSchema, getNamedType, isEnumType, Kind, typeFromAST } from 'graphql';
 import { z } from 'zod';
 import { declaredScope } from '../builder';
+import { compileOperation } from '../graphql/operation';
 import type { McpTool } from './tool';
 
 export interface CompiledTool {
@@ -41,15 +32,8 @@ function compileTool(schema: GraphQLSchema, tool: McpTool): CompiledTool {
   const fail = (message: string): never => {
     throw new Error(`MCP tool ${tool.name}: ${message}`);
   };
-  const document = parse(tool.operation);
-  const errors = validate(schema, document);
-  if (errors.length > 0) fail(errors.map((e) => e.message).join('; '));
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  const operation = operations[0];
-  if (operations.length !== 1 || !operation?.name || operation.operation !== 'query')
-    return fail('needs exactly one named query');
+  const { document, operation } = compileOperation(schema, tool.operation, fail);
+  if (operation.operation !== 'query') fail('needs exactly one named query');
 
   const roots = operation.selectionSet.selections;
   const root = roots[0];

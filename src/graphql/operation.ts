@@ -1,0 +1,34 @@
+import {
+  type DocumentNode,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from 'graphql';
+
+/**
+ * A fixed operation (a REST route's or an MCP tool's), parsed and validated against the schema once
+ * at start-up: exactly one named operation, or `fail` with why.
+ */
+export function compileOperation(
+  schema: GraphQLSchema,
+  source: string,
+  fail: (message: string) => never,
+): {
+  document: DocumentNode;
+  operation: OperationDefinitionNode & { name: NonNullable<OperationDefinitionNode['name']> };
+} {
+  const document = parse(source);
+  const errors = validate(schema, document);
+  if (errors.length > 0) fail(errors.map((e) => e.message).join('; '));
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = operations[0];
+  if (operations.length !== 1 || !operation?.name) return fail('needs exactly one named operation');
+  return {
+    document,
+    operation: operation as OperationDefinitionNode & { name: NonNullable<OperationDefinitionNode['name']> },
+  };
+}
