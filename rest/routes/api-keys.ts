@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const keyFields = `keyId keyName environment scopes { resource actions } ipAllowlist expiresAt usageLimit usageCount
@@ -15,7 +16,7 @@ export const apiKeyRoutes = [
       apiKeys(page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection, status: $status,
           environment: $environment, q: $q) {
         items { ${keyFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'apiKeys' },
@@ -103,7 +104,7 @@ export const apiKeyRoutes = [
       auditLog(page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection, action: $action,
           targetId: $targetId) {
         items { id actorType actorId action targetType targetId ip details createdAt }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'auditLog' },

@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const categoryFields = 'id name slug description parentId position createdAt updatedAt';
@@ -11,7 +12,7 @@ export const categoryRoutes = [
     operation: `query ListCategories($page: Int, $limit: Int, $q: String, $sortBy: CategorySortField, $sortDirection: SortDirection) {
       categories(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection) {
         items { ${categoryFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'categories' },

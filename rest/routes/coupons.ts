@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const couponFields =
@@ -13,7 +14,7 @@ export const couponRoutes = [
     operation: `query ListCoupons($page: Int, $limit: Int, $q: String, $isActive: Boolean, $sortBy: CouponSortField, $sortDirection: SortDirection) {
       coupons(page: $page, limit: $limit, q: $q, isActive: $isActive, sortBy: $sortBy, sortDirection: $sortDirection) {
         items { ${couponFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'coupons' },

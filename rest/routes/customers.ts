@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const customerFields =
@@ -13,7 +14,7 @@ export const customerRoutes = [
     operation: `query ListCustomers($page: Int, $limit: Int, $q: String, $sortBy: CustomerSortField, $sortDirection: SortDirection) {
       customers(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection) {
         items { ${customerFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'customers' },

@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const orderFields = `id number status email customerId customer { id email firstName lastName } currency
@@ -18,7 +19,7 @@ export const orderRoutes = [
       orders(page: $page, limit: $limit, q: $q, status: $status, from: $from, to: $to, sortBy: $sortBy,
           sortDirection: $sortDirection) {
         items { ${orderFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'orders' },

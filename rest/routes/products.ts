@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const productFields =
@@ -15,7 +16,7 @@ export const productRoutes = [
       products(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection,
         status: $status, categoryId: $categoryId, minPrice: $minPrice, maxPrice: $maxPrice) {
         items { ${productFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'products' },

@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const reviewFields =
@@ -13,7 +14,7 @@ export const reviewRoutes = [
     operation: `query ListReviews($page: Int, $limit: Int, $q: String, $status: ReviewStatus, $productId: ID, $rating: Int, $sortBy: ReviewSortField, $sortDirection: SortDirection) {
       reviews(page: $page, limit: $limit, q: $q, status: $status, productId: $productId, rating: $rating, sortBy: $sortBy, sortDirection: $sortDirection) {
         items { ${reviewFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'reviews' },

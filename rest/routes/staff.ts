@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const staffFields = 'id email name role isActive lastLoginAt createdAt updatedAt';
@@ -11,7 +12,7 @@ export const staffRoutes = [
     operation: `query ListStaff($page: Int, $limit: Int, $q: String, $role: StaffRole, $sortBy: StaffSortField, $sortDirection: SortDirection) {
       staffMembers(page: $page, limit: $limit, q: $q, role: $role, sortBy: $sortBy, sortDirection: $sortDirection) {
         items { ${staffFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'staffMembers' },

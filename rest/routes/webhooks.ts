@@ -1,3 +1,4 @@
+import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
 const endpointFields =
@@ -17,7 +18,7 @@ export const webhookRoutes = [
         $sortDirection: SortDirection) {
       webhookEndpoints(page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection) {
         items { ${endpointFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'webhookEndpoints' },
@@ -71,7 +72,7 @@ export const webhookRoutes = [
       webhookDeliveries(endpointId: $id, page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection,
           status: $status) {
         items { ${deliveryFields} }
-        pagination { totalResults currentPage limit lastPage }
+        ${PAGINATION_SELECTION}
       }
     }`,
     result: { kind: 'list', field: 'webhookDeliveries' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { PAGINATION_SELECTION } from '../../modules/pagination/schema';
 import { defineTool } from '../tool';
-import { amount, dateTime, id, PAGINATION_SELECTION, page, pageHeadline, pageInput, sortBy } from './shapes';
+import { amount, dateTime, id, page, pageHeadline, pageInput, sortBy } from './shapes';
 
 const PRODUCT_FIELDS =
   'id name slug description sku priceAmount compareAtAmount currency stock status categoryId category { id name } createdAt updatedAt';

@@ -1,16 +1,7 @@
 import { z } from 'zod';
+import { PAGINATION_SELECTION } from '../../modules/pagination/schema';
 import { defineTool } from '../tool';
-import {
-  amount,
-  dateTime,
-  dateTimeInput,
-  id,
-  PAGINATION_SELECTION,
-  page,
-  pageHeadline,
-  pageInput,
-  sortBy,
-} from './shapes';
+import { amount, dateTime, dateTimeInput, id, page, pageHeadline, pageInput, sortBy } from './shapes';
 
 const ORDER_FIELDS = `id number status email customerId currency subtotalAmount discountAmount totalAmount couponCode note
   items { productId name sku unitAmount quantity totalAmount } paidAt fulfilledAt cancelledAt createdAt`;

@@ -47,8 +47,6 @@ export const pagination = z
   .strict();
 
 /** The page selection every list operation asks for, matching `pagination` above. */
-export const PAGINATION_SELECTION = 'pagination { totalResults currentPage limit lastPage }';
-
 export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), pagination }).strict();
 
 /** "3 of 57 products (page 1 of 3)". */

@@ -1,15 +1,7 @@
 import { z } from 'zod';
+import { PAGINATION_SELECTION } from '../../modules/pagination/schema';
 import { defineTool } from '../tool';
-import {
-  amount,
-  dateTime,
-  dateTimeInput,
-  PAGINATION_SELECTION,
-  page,
-  pageHeadline,
-  pageInput,
-  sortBy,
-} from './shapes';
+import { amount, dateTime, dateTimeInput, page, pageHeadline, pageInput, sortBy } from './shapes';
 
 const store = z
   .object({

@@ -34,6 +34,9 @@ export function pageArgs<SortRef extends EnumRef<BuilderTypes, string>>(
   };
 }
 
+/** The selection of a page's pagination that REST's envelope and MCP's results carry (spec 2.6). */
+export const PAGINATION_SELECTION = 'pagination { totalResults currentPage limit lastPage }';
+
 /** `<Name>Page { items, pagination }`: a page of a list for the spec 2.6 envelope. */
 export function pageType<T>(name: string, itemRef: ObjectRef<BuilderTypes, T>) {
   return builder.objectRef<Page<T>>(`${name}Page`).implement({
