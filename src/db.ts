@@ -12,7 +12,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface ConnectOptions {
+interface ConnectOptions {
   max?: number;
   /** Called with the text of every SQL statement sent (query counting in tests and diagnostics). */
   onQuery?: (sql: string) => void;

@@ -6,10 +6,10 @@ import { classifyError } from '../errors';
 import type { CompiledTool } from './compile';
 import { toolFailure, toolSuccess } from './result';
 
-export const MCP_SERVER_INFO = { name: 'commerce-service', version: '1.0.0' };
+const MCP_SERVER_INFO = { name: 'commerce-service', version: '1.0.0' };
 
 /** Every tool only reads the caller's own store. */
-export const READ_ONLY: ToolAnnotations = {
+const READ_ONLY: ToolAnnotations = {
   readOnlyHint: true,
   destructiveHint: false,
   idempotentHint: true,

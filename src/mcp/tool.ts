@@ -20,7 +20,7 @@ export interface McpTool {
 }
 
 /** What every tool returns in structuredContent when it fails: the REST error envelope's fields. */
-export const toolErrorSchema = z
+const toolErrorSchema = z
   .object({
     code: z.string().describe('The error code, e.g. INSUFFICIENT_SCOPE or NOT_FOUND'),
     status: z.number().int().describe('The HTTP status the same error has on REST'),

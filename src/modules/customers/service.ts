@@ -62,7 +62,7 @@ export async function getCustomer<Q extends object>(ctx: Context, id: string, qu
 }
 
 /** The customer as REST, GraphQL and event payloads show it. */
-export const customerPayload = (customer: Customer, stats: CustomerStats) => ({
+const customerPayload = (customer: Customer, stats: CustomerStats) => ({
   id: customer.id,
   email: customer.email,
   firstName: customer.firstName,

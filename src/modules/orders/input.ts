@@ -4,8 +4,8 @@ import { emailInput } from '../../validation';
 
 export const orderStatuses = Object.values(OrderStatus) as [OrderStatus, ...OrderStatus[]];
 
-export const MAX_ORDER_LINES = 100;
-export const MAX_LINE_QUANTITY = 1000;
+const MAX_ORDER_LINES = 100;
+const MAX_LINE_QUANTITY = 1000;
 
 const line = z
   .object({

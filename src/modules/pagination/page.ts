@@ -52,10 +52,7 @@ export function resolvePage<SortField extends string>(
 }
 
 /** A stable order: the chosen field, ties broken by id in the same direction. */
-export function stableOrder<SortField extends string>(order: {
-  sortBy: SortField;
-  direction: SortDirection;
-}) {
+function stableOrder<SortField extends string>(order: { sortBy: SortField; direction: SortDirection }) {
   return [{ [order.sortBy]: order.direction }, { id: order.direction }] as Array<
     Record<SortField | 'id', SortDirection>
   >;
@@ -70,11 +67,7 @@ export function connectionOrder<SortField extends string>(
 }
 
 /** lastPage is at least 1, so a client iterating from 1 to lastPage always makes one request. */
-export function toPage<T>(
-  items: T[],
-  totalResults: number,
-  resolved: { page: number; limit: number },
-): Page<T> {
+function toPage<T>(items: T[], totalResults: number, resolved: { page: number; limit: number }): Page<T> {
   return {
     items,
     totalResults,

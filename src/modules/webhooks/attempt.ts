@@ -38,7 +38,7 @@ export interface Claimed {
   secretCiphertext: string;
 }
 
-export type AttemptOutcome = DeliveryStatus | 'skipped' | 'lease lost';
+type AttemptOutcome = DeliveryStatus | 'skipped' | 'lease lost';
 
 // Timestamps travel as ISO strings: the columns are UTC `timestamp(3)`, as Prisma writes them.
 

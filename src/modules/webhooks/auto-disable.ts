@@ -1,8 +1,8 @@
 import type { Queryable } from './queryable';
 import { SEND_EMAIL_TASK } from './queue';
 
-export const AUTO_DISABLE_EXHAUSTED = 3;
-export const AUTO_DISABLE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+const AUTO_DISABLE_EXHAUSTED = 3;
+const AUTO_DISABLE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Spec 3.2 / 6.2.6: the 3rd exhausted delivery within 7 days (counted since the endpoint was last

@@ -41,7 +41,7 @@ SELECT created.id, created.attempt, created.payload, created."eventType", create
   FROM created JOIN target ON target.id = created.id CROSS JOIN (${ASYNC_COMMIT_SQL}) AS async_commit`,
 );
 
-export interface Lease {
+interface Lease {
   token: string;
   until: Date;
 }

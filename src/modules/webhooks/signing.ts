@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { SECRET_PREFIX } from './secret';
 
-export const USER_AGENT = 'Service-Webhooks/1.0';
+const USER_AGENT = 'Service-Webhooks/1.0';
 
 /**
  * The headers of one attempt (spec 6.1 and DESIGN "Webhooks"), signed twice over the same bytes:
@@ -29,11 +29,11 @@ export function signedHeaders(input: {
   };
 }
 
-export function serviceSignature(secret: string, timestamp: number, body: string): string {
+function serviceSignature(secret: string, timestamp: number, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
-export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
+function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(
     secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
     'base64',
