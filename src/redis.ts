@@ -13,6 +13,7 @@ export function connectRedis(
 ): Redis {
   const redis = new Redis(url, {
     lazyConnect: false,
+    enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
