@@ -6,6 +6,7 @@ import { AppError, classifyError, errorEnvelope } from '../src/errors';
 import { contextFromRequest } from '../src/graphql/context';
 import { sendRestError } from '../src/http/respond';
 import { type Reply, withIdempotency } from '../src/idempotency/reply';
+import type { ReadCache, ReadLookup } from '../src/read-cache/read-cache';
 import { readJsonBody } from './body';
 import { type CompiledRoute, compileRoutes, matchRoute } from './compile';
 import { successEnvelope } from './envelope';
@@ -16,6 +17,7 @@ export interface RestDeps {
   services: RequestServices;
   authenticate: Authenticate;
   schema: GraphQLSchema;
+  readCache: ReadCache;
   routes: readonly RestRoute[];
   bodyLimitBytes: number;
 }
@@ -46,6 +48,14 @@ export function createRestRouter(deps: RestDeps): Router {
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
       if (entry.route.body) await readBody(req, res);
       const variables = variablesFor(entry, params, req.query as Record<string, unknown>, req.body);
+      const cached: ReadLookup = entry.readScopes
+        ? await deps.readCache.lookup(
+            req.state.principal,
+            `rest ${entry.route.path} ${JSON.stringify(variables)}`,
+            entry.readScopes,
+          )
+        : { kind: 'off' };
+      if (cached.kind === 'hit') return sendJsonText(res, 200, cached.body);
       const idempotencyKey = req.get('idempotency-key');
       const reply =
         idempotencyKey !== undefined && (req.method === 'POST' || req.method === 'PATCH')
@@ -60,6 +70,11 @@ export function createRestRouter(deps: RestDeps): Router {
               (replayed) => res.setHeader('Idempotent-Replayed', String(replayed)),
             )
           : await run(entry, variables, req);
+      if (cached.kind === 'miss' && !reply.error && reply.body !== undefined) {
+        const text = JSON.stringify(reply.body);
+        cached.remember(text);
+        return sendJsonText(res, reply.status, text);
+      }
       send(res, reply);
     } catch (error) {
       send(res, errorReply(error, req));
@@ -76,6 +91,7 @@ export function createRestRouter(deps: RestDeps): Router {
       variableValues: variables,
       contextValue: contextFromRequest(deps.services, req),
     });
+    if (entry.operation.operation === 'mutation') await deps.readCache.afterMutation(req.state.principal);
     if (result.errors?.length) return errorReply(result.errors[0], req);
     const { result: shape } = entry.route;
     if (shape.kind === 'empty') return { status: entry.route.status ?? 204, body: undefined };
@@ -90,6 +106,12 @@ function errorReply(error: unknown, req: Request): Reply {
   const { appError, unexpected } = classifyError(error);
   if (unexpected) req.state.log.error({ err: error }, 'unexpected error in REST request');
   return { status: appError.status, body: errorEnvelope(appError, req.state.requestId), error: appError };
+}
+
+/** A body already serialized: the same headers res.json would set. */
+function sendJsonText(res: Response, status: number, text: string): void {
+  res.set('Content-Type', 'application/json');
+  res.status(status).send(text);
 }
 
 function send(res: Response, reply: Reply): void {

@@ -7,6 +7,7 @@ import {
 } from 'graphql';
 import { validationError } from '../src/errors';
 import { compileOperation } from '../src/graphql/operation';
+import { cacheableReadScopes } from '../src/read-cache/operation';
 import type { RestRoute } from './route';
 
 export interface CompiledRoute {
@@ -19,6 +20,8 @@ export interface CompiledRoute {
   /** Variables read from the query string: all but path parameters and the body variable. */
   queryParams: string[];
   variableTypes: Map<string, { type: GraphQLInputType; required: boolean }>;
+  /** A GET whose operation may be answered from the read cache: its root fields' scope pairs. */
+  readScopes: string[] | null;
 }
 
 /** Parses and validates each route's operation once, at start-up; a broken table fails loudly. */
@@ -58,6 +61,7 @@ function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
     pathParams,
     queryParams,
     variableTypes,
+    readScopes: route.method === 'GET' ? cacheableReadScopes(schema, document, operation.name.value) : null,
   };
 }
 

@@ -8,6 +8,7 @@ import { routeTable } from '../rest/routes';
 import type { Config } from './config';
 import { AppError, classifyError } from './errors';
 import { publicOperationCheck } from './graphql/public-operations';
+import { graphQLReadCache } from './graphql/read-cache';
 import { createGraphQLHandler } from './graphql/yoga';
 import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
@@ -64,16 +65,19 @@ export function createApp(deps: AppDeps): Express {
       services,
       authenticate,
       schema,
+      readCache: deps.runtime.readCache,
       routes: routeTable,
       bodyLimitBytes: deps.config.bodyLimitBytes,
     }),
   );
 
+  const readCache = graphQLReadCache(schema, deps.runtime.readCache);
   const graphql = createGraphQLHandler({
     services,
     schema,
     logger: deps.logger,
     graphiql: deps.config.graphiql,
+    readCachePlugin: readCache.plugin(),
   });
   const isPublicOperation = publicOperationCheck(schema);
   app.use('/graphql', async (req, res) => {
@@ -85,6 +89,7 @@ export function createApp(deps: AppDeps): Express {
       if (req.method === 'POST') await readBody(req, res);
       // Signing in needs no credential, and a stale session cookie must not stand in its way.
       if (!isPublicOperation(req.body)) await authenticate(req, res);
+      if (await readCache.answer(req, res)) return;
     } catch (error) {
       const { appError, unexpected } = classifyError(error);
       if (unexpected) req.state.log.error({ err: error }, 'unexpected error before GraphQL execution');

@@ -78,6 +78,16 @@ export function declaredScope(field: GraphQLField<unknown, unknown> | undefined)
   return typeof scope === 'string' ? scope : null;
 }
 
+/**
+ * A root query field's `extensions` when its answer depends only on its arguments and the store's
+ * data, which only the store's mutations change (no clock, no background job): DESIGN "Read cache".
+ */
+export const cacheableRead = { cacheableRead: true } as const;
+
+export function isCacheableRead(field: GraphQLField<unknown, unknown> | undefined): boolean {
+  return (field?.extensions as { cacheableRead?: unknown } | undefined)?.cacheableRead === true;
+}
+
 builder.queryType({});
 builder.mutationType({});
 

@@ -23,6 +23,10 @@ const schema = z
     /** Longest wait for Redis on the request path; slower answers fall back to per-process limits. */
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(100),
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    /** How long an API process may reuse a catalogue read's answer at most (0: no read cache). */
+    READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+    /** Size of each API process's read cache, in MiB of answer text. */
+    READ_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
     GRAPHIQL: bool.optional(),
     SEED_DEMO: bool.default(false),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
@@ -88,6 +92,7 @@ const schema = z
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+    readCache: { ttlMs: env.READ_CACHE_TTL_MS, maxChars: env.READ_CACHE_MAX_MB * 1024 * 1024 },
     graphiql: env.GRAPHIQL ?? env.NODE_ENV !== 'production',
     seedDemo: env.SEED_DEMO,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

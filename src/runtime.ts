@@ -10,6 +10,8 @@ import type { RequestServices } from './context';
 import { webhookServicesFrom } from './modules/webhooks/services';
 import { rateLimitHeaders } from './ratelimit/headers';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
+import { DataVersions } from './read-cache/data-version';
+import { createReadCache, type ReadCache } from './read-cache/read-cache';
 import { createUsageMeter, type UsageMeter } from './usage/meter';
 
 /** The long-lived pieces an API process shares between requests. */
@@ -20,6 +22,7 @@ export interface Runtime {
   invalidation: AuthInvalidation;
   rateLimiter: RateLimiter;
   usage: UsageMeter;
+  readCache: ReadCache;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -52,6 +55,17 @@ export function createRuntime(options: {
     keyPrefix: `${prefix}usage:`,
     redisTimeoutMs: config.redisTimeoutMs,
   });
+  const readCache = createReadCache({
+    versions: redis
+      ? new DataVersions(redis, {
+          keyPrefix: `${prefix}version:`,
+          timeoutMs: config.redisTimeoutMs,
+          logger,
+        })
+      : null,
+    ...config.readCache,
+    logger,
+  });
   const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
   const services: RequestServices = {
     prisma,
@@ -75,6 +89,7 @@ export function createRuntime(options: {
     invalidation,
     rateLimiter,
     usage,
+    readCache,
     start: () => invalidation.start(),
     stop: () => invalidation.stop(),
   };

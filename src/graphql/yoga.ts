@@ -21,6 +21,8 @@ export function createGraphQLHandler(deps: {
   schema: GraphQLSchema;
   logger: Logger;
   graphiql: boolean;
+  /** Runs beside the others: the read cache's remembering and invalidation. */
+  readCachePlugin: Plugin<Context & { req?: Request }>;
 }) {
   const logged = new WeakSet<Error>();
   return createYoga<ServerContext>({
@@ -30,7 +32,12 @@ export function createGraphQLHandler(deps: {
     landingPage: false,
     logging: false,
     context: ({ req }) => contextFromRequest(deps.services, req),
-    plugins: [useValidationErrorCode(), useIdempotencyKeyArgument(), useLogUnexpectedErrors(logged)],
+    plugins: [
+      useValidationErrorCode(),
+      useIdempotencyKeyArgument(),
+      useLogUnexpectedErrors(logged),
+      deps.readCachePlugin,
+    ],
     maskedErrors: {
       maskError: (error) => {
         const { appError, unexpected } = classifyError(error);

@@ -50,6 +50,9 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
     ...redisTimeout,
+    // Tests write rows straight into the database, behind the API's back, which the read cache cannot
+    // see (by design: only mutations change a store's data). Its own tests switch it on.
+    READ_CACHE_TTL_MS: '0',
     ...env,
   });
   const db = connectDatabase(databaseUrl, { max: 5, onQuery: options.onQuery });

@@ -13,6 +13,7 @@ import { route } from '../../rest/route';
 import type { RequestServices } from '../../src/context';
 import { requestState } from '../../src/http/request-state';
 import { createLogger } from '../../src/logger';
+import { noReadCache } from '../../src/read-cache/read-cache';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -219,6 +220,7 @@ describe('request bodies on a REST route that takes one (test-only route table)'
         // auth: 'none' routes never authenticate, and the echo schema reads nothing from the context
         services: {} as RequestServices,
         authenticate: () => Promise.reject(new Error('not used')),
+        readCache: noReadCache,
       }),
     );
     const listener = app.listen(0, '127.0.0.1');

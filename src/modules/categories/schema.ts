@@ -1,4 +1,4 @@
-import { builder, requireScope } from '../../builder';
+import { builder, cacheableRead, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import {
@@ -32,6 +32,7 @@ builder.queryFields((t) => ({
     type: CategoryPage,
     description: 'Categories of the store, a page at a time; `q` matches name or slug',
     authScopes: requireScope('CATEGORIES', 'READ'),
+    extensions: cacheableRead,
     args: { ...pageArgs(t.arg, CategorySortFieldEnum), q: t.arg.string() },
     resolve: (_root, args, ctx) => listCategories(ctx, args),
   }),
@@ -41,6 +42,7 @@ builder.queryFields((t) => ({
       cursor: 'id',
       description: 'Categories as a Relay connection, for frontends',
       authScopes: requireScope('CATEGORIES', 'READ'),
+      extensions: cacheableRead,
       args: {
         q: t.arg.string(),
         sortBy: t.arg({ type: CategorySortFieldEnum }),
@@ -54,6 +56,7 @@ builder.queryFields((t) => ({
   category: t.prismaField({
     type: 'Category',
     authScopes: requireScope('CATEGORIES', 'READ'),
+    extensions: cacheableRead,
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => getCategory(ctx, String(args.id), query),
   }),

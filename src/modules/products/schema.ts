@@ -1,6 +1,6 @@
 import type { ArgBuilder } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { builder, requireScope, type Types } from '../../builder';
+import { builder, cacheableRead, requireScope, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import { productStatuses } from './input';
@@ -73,6 +73,7 @@ builder.queryFields((t) => ({
     description:
       'Products of the store, a page at a time; `q` matches name or sku. Item selections (category) load with the page.',
     authScopes: requireScope('PRODUCTS', 'READ'),
+    extensions: cacheableRead,
     args: { ...pageArgs(t.arg, ProductSortFieldEnum), ...filterArgs(t.arg) },
     resolve: (_root, args, ctx, info) =>
       listProducts(
@@ -93,6 +94,7 @@ builder.queryFields((t) => ({
       cursor: 'id',
       description: 'Products as a Relay connection, for frontends',
       authScopes: requireScope('PRODUCTS', 'READ'),
+      extensions: cacheableRead,
       args: {
         ...filterArgs(t.arg),
         sortBy: t.arg({ type: ProductSortFieldEnum }),
@@ -111,6 +113,7 @@ builder.queryFields((t) => ({
   product: t.prismaField({
     type: 'Product',
     authScopes: requireScope('PRODUCTS', 'READ'),
+    extensions: cacheableRead,
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => getProduct(ctx, String(args.id), query),
   }),

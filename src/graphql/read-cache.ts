@@ -1,0 +1,103 @@
+import type { Request, Response } from 'express';
+import { type GraphQLSchema, getOperationAST, parse } from 'graphql';
+import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
+import type { Context } from '../context';
+import { cacheableReadScopes } from '../read-cache/operation';
+import type { ReadCache } from '../read-cache/read-cache';
+
+/** Documents whose cacheability is remembered (by text); past this the memo starts again. */
+const MAX_DOCUMENTS = 1000;
+
+/**
+ * The media type yoga answers a JSON POST with for this Accept header, when it is one the read cache
+ * can answer with too (yoga picks application/json for none or any; other negotiations go to yoga).
+ */
+function answerMediaType(accept: string | undefined): string | undefined {
+  const asked = (accept ?? '*/*').replace(/\s/g, '').toLowerCase();
+  if (asked === '*/*' || asked === 'application/json') return 'application/json';
+  if (asked === 'application/graphql-response+json') return asked;
+  return undefined;
+}
+
+interface PostedOperation {
+  query: string;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+}
+
+function postedOperation(req: Request): PostedOperation | undefined {
+  if (req.method !== 'POST') return undefined;
+  const body = req.body as Record<string, unknown> | undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.query !== 'string')
+    return undefined;
+  const { operationName, variables } = body;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (body.extensions != null) return undefined;
+  return body as unknown as PostedOperation;
+}
+
+/**
+ * The read cache at /graphql (DESIGN "Read cache"): a POSTed query whose root fields are all
+ * cacheable reads is answered before yoga when the store's current answer is remembered; otherwise
+ * yoga runs it and the plugin remembers a successful answer. Mutations replace the store's data version.
+ */
+export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
+  const documents = new Map<string, string[] | null>();
+  const misses = new WeakMap<Request, (body: string) => void>();
+
+  const scopesOf = (operation: PostedOperation) => {
+    const key = `${operation.operationName ?? ''}\n${operation.query}`;
+    let scopes = documents.get(key);
+    if (scopes === undefined) {
+      try {
+        scopes = cacheableReadScopes(schema, parse(operation.query), operation.operationName);
+      } catch {
+        scopes = null; // yoga reports the syntax error
+      }
+      if (documents.size >= MAX_DOCUMENTS) documents.clear();
+      documents.set(key, scopes);
+    }
+    return scopes;
+  };
+
+  return {
+    /** After authentication: true when the answer was sent from the cache. */
+    async answer(req: Request, res: Response): Promise<boolean> {
+      const operation = postedOperation(req);
+      const mediaType = answerMediaType(req.get('accept'));
+      const scopes = operation && mediaType && scopesOf(operation);
+      if (!operation || !mediaType || !scopes) return false;
+      const key = `graphql ${operation.operationName ?? ''} ${JSON.stringify(operation.variables ?? {})} ${operation.query}`;
+      const cached = await readCache.lookup(req.state.principal, key, scopes);
+      if (cached.kind === 'miss') misses.set(req, cached.remember);
+      if (cached.kind !== 'hit') return false;
+      res.writeHead(200, {
+        'content-type': `${mediaType}; charset=utf-8`,
+        'content-length': Buffer.byteLength(cached.body),
+      });
+      res.end(cached.body);
+      return true;
+    },
+
+    plugin(): Plugin<Context & { req?: Request }> {
+      return {
+        onExecute({ args }) {
+          const ctx = args.contextValue;
+          const mutation = getOperationAST(args.document, args.operationName)?.operation === 'mutation';
+          const remember = ctx.req && misses.get(ctx.req);
+          if (!mutation && !remember) return;
+          return {
+            onExecuteDone: async (payload) => {
+              if (mutation) await readCache.afterMutation(ctx.principal);
+              if (remember)
+                handleStreamOrSingleExecutionResult(payload, ({ result }) => {
+                  if (!result.errors && !result.extensions) remember(JSON.stringify(result));
+                });
+            },
+          };
+        },
+      };
+    },
+  };
+}

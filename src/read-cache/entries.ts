@@ -1,0 +1,55 @@
+/** One remembered answer: the serialized body of a successful read, and what it was made under. */
+export interface CachedRead {
+  storeId: string;
+  version: string;
+  body: string;
+  expiresAt: number;
+}
+
+/**
+ * This process's remembered answers, least recently used first out, bounded by the size of their
+ * bodies (in characters); each expires `ttlMs` after it was made whatever happens to its store's
+ * version. Timing is the process's real clock: it bounds how old an answer can be, not a request's time.
+ */
+export class CachedReads {
+  private readonly entries = new Map<string, CachedRead>();
+  private size = 0;
+
+  constructor(private readonly options: { maxChars: number; ttlMs: number }) {}
+
+  get(key: string, nowMs: number): CachedRead | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.expiresAt <= nowMs) {
+      this.size -= entry.body.length;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, entry: Omit<CachedRead, 'expiresAt'>, nowMs: number): void {
+    if (entry.body.length > this.options.maxChars) return;
+    this.remove(key);
+    this.entries.set(key, { ...entry, expiresAt: nowMs + this.options.ttlMs });
+    this.size += entry.body.length;
+    for (const [oldest, old] of this.entries) {
+      if (this.size <= this.options.maxChars) break;
+      this.entries.delete(oldest);
+      this.size -= old.body.length;
+    }
+  }
+
+  /** Forgets every answer of the store (its version could not be replaced in Redis). */
+  forgetStore(storeId: string): void {
+    for (const [key, entry] of this.entries) if (entry.storeId === storeId) this.remove(key);
+  }
+
+  private remove(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.size -= entry.body.length;
+  }
+}
