@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import express from 'express';
 import {
   GraphQLInputObjectType,
@@ -270,6 +271,36 @@ describe('request bodies on a REST route that takes one (test-only route table)'
   it('rejects a body one byte over BODY_LIMIT_BYTES with 413 PAYLOAD_TOO_LARGE', async () => {
     const name = 'x'.repeat(LIMIT + 1 - '{"name":""}'.length);
     await expectRestError(await echo(JSON.stringify({ name }), 'application/json'), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('counts a body sent without Content-Length (chunked) against the limit too', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > LIMIT) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${baseUrl}/api/v1/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    await expectRestError(res, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('reads a gzip-encoded body, and one that starts with a byte order mark', async () => {
+    const gzipped = await fetch(`${baseUrl}/api/v1/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync('{"name":"zipped"}'),
+    });
+    expect(await gzipped.json()).toEqual({ success: true, data: { name: 'zipped' } });
+    const marked = await echo('\uFEFF{"name":"marked"}', 'application/json');
+    expect(await marked.json()).toEqual({ success: true, data: { name: 'marked' } });
   });
 
   it('rejects a non-JSON content type, or none, with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
