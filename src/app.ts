@@ -88,8 +88,9 @@ export function createApp(deps: AppDeps): Express {
     try {
       if (req.method === 'POST') await readBody(req, res);
       // Signing in needs no credential, and a stale session cookie must not stand in its way.
-      if (!isPublicOperation(req.body)) await authenticate(req, res);
-      if (await readCache.answer(req, res)) return;
+      if (!isPublicOperation(req.body))
+        await authenticate(req, res, { dataVersion: readCache.isCacheableRead(req) });
+      if (readCache.answer(req, res)) return;
     } catch (error) {
       const { appError, unexpected } = classifyError(error);
       if (unexpected) req.state.log.error({ err: error }, 'unexpected error before GraphQL execution');

@@ -55,17 +55,10 @@ export function createRuntime(options: {
     keyPrefix: `${prefix}usage:`,
     redisTimeoutMs: config.redisTimeoutMs,
   });
-  const readCache = createReadCache({
-    versions: redis
-      ? new DataVersions(redis, {
-          keyPrefix: `${prefix}version:`,
-          timeoutMs: config.redisTimeoutMs,
-          logger,
-        })
-      : null,
-    ...config.readCache,
-    logger,
-  });
+  const versions = redis
+    ? new DataVersions(redis, { keyPrefix: `${prefix}version:`, timeoutMs: config.redisTimeoutMs, logger })
+    : null;
+  const readCache = createReadCache({ versions, ...config.readCache, logger });
   const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
   const services: RequestServices = {
     prisma,
@@ -81,6 +74,7 @@ export function createRuntime(options: {
     rateLimiter,
     usage,
     rateLimitHeaders: (decision) => rateLimitHeaders(decision, config.rateLimit.windowSeconds),
+    dataVersions: readCache.enabled ? versions : null,
   });
   return {
     services,

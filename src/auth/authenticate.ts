@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { PrismaClient } from '../../prisma/generated/client/client';
 import { AppError } from '../errors';
 import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
+import type { DataVersions } from '../read-cache/data-version';
 import type { UsageMeter } from '../usage/meter';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
@@ -14,9 +15,19 @@ export interface AuthenticatorDeps {
   rateLimiter: RateLimiter;
   usage: UsageMeter;
   rateLimitHeaders: (decision: RateLimitDecision) => Record<string, string>;
+  /** The read cache's store data versions; null when the read cache is off. */
+  dataVersions: DataVersions | null;
 }
 
-export type Authenticate = (req: Request, res: Response) => Promise<void>;
+export interface AuthenticateOptions {
+  /**
+   * The request is a cacheable read: also read the caller's store data version (into
+   * req.state.dataVersion), in the same Redis round trip as the rate limit's script.
+   */
+  dataVersion?: boolean;
+}
+
+export type Authenticate = (req: Request, res: Response, options?: AuthenticateOptions) => Promise<void>;
 
 /**
  * Every /graphql, /api/v1 and /mcp request passes here before its operation runs: a dashboard session, or
@@ -25,11 +36,15 @@ export type Authenticate = (req: Request, res: Response) => Promise<void>;
  * principal on req.state and the rate-limit headers on the response.
  */
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
-  return async (req, res) => {
+  const dataVersionOf = (storeId: string, options: AuthenticateOptions | undefined) =>
+    options?.dataVersion && deps.dataVersions ? deps.dataVersions.current(storeId) : undefined;
+  return async (req, res, options) => {
     const now = deps.now();
     const credential = presentedCredential(req.headers);
     if (credential.kind === 'session') {
-      req.state.principal = await authenticateSession(deps.prisma, credential.token, now);
+      const principal = await authenticateSession(deps.prisma, credential.token, now);
+      req.state.principal = principal;
+      req.state.dataVersion = await dataVersionOf(principal.storeId, options);
       return;
     }
     const verified = await deps.keys.verify(
@@ -39,7 +54,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     );
     req.state.principal = verified.principal;
 
-    const decision = await deps.rateLimiter.consume(verified.principal.keyId, now.getTime());
+    // Issued together, so that ioredis sends both in one write.
+    const [decision, dataVersion] = await Promise.all([
+      deps.rateLimiter.consume(verified.principal.keyId, now.getTime()),
+      dataVersionOf(verified.principal.storeId, options),
+    ]);
+    req.state.dataVersion = dataVersion;
     for (const [name, value] of Object.entries(deps.rateLimitHeaders(decision))) res.setHeader(name, value);
     if (!decision.allowed) {
       throw new AppError(

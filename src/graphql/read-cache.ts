@@ -61,15 +61,31 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
     return scopes;
   };
 
+  /** A POSTed query the read cache may answer, with its media type and root-field scope pairs. */
+  const readOf = (req: Request) => {
+    if (!readCache.enabled) return undefined;
+    const operation = postedOperation(req);
+    const mediaType = answerMediaType(req.get('accept'));
+    const scopes = operation && mediaType && scopesOf(operation);
+    return operation && mediaType && scopes ? { operation, mediaType, scopes } : undefined;
+  };
+  const reads = new WeakMap<Request, NonNullable<ReturnType<typeof readOf>>>();
+
   return {
+    /** Before authentication: whether it should read the store's data version for this request. */
+    isCacheableRead(req: Request): boolean {
+      const read = readOf(req);
+      if (read) reads.set(req, read);
+      return read !== undefined;
+    },
+
     /** After authentication: true when the answer was sent from the cache. */
-    async answer(req: Request, res: Response): Promise<boolean> {
-      const operation = postedOperation(req);
-      const mediaType = answerMediaType(req.get('accept'));
-      const scopes = operation && mediaType && scopesOf(operation);
-      if (!operation || !mediaType || !scopes) return false;
+    answer(req: Request, res: Response): boolean {
+      const read = reads.get(req);
+      if (!read) return false;
+      const { operation, mediaType, scopes } = read;
       const key = `graphql ${operation.operationName ?? ''} ${JSON.stringify(operation.variables ?? {})} ${operation.query}`;
-      const cached = await readCache.lookup(req.state.principal, key, scopes);
+      const cached = readCache.lookup(req.state.principal, req.state.dataVersion, key, scopes);
       if (cached.kind === 'miss') misses.set(req, cached.remember);
       if (cached.kind !== 'hit') return false;
       res.writeHead(200, {

@@ -9,6 +9,8 @@ export interface RequestState {
   clientAddress: string | undefined;
   principal: Principal | null;
   startedAt: bigint;
+  /** The caller's store data version, read during authentication for a cacheable read. */
+  dataVersion?: string;
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */
   route?: string;
 }

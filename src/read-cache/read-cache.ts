@@ -11,13 +11,21 @@ export type ReadLookup =
   | { kind: 'off' };
 
 export interface ReadCache {
+  /** False when nothing is cached: the doors then skip reading data versions. */
+  readonly enabled: boolean;
   /**
    * Before a cacheable read (`key` names the door, operation and variables) by an authenticated
-   * caller: a body remembered under the store's current data version, if the caller holds every
-   * pair in `scopes` (the operation's root fields'). A caller lacking one runs the operation, which
-   * refuses it exactly as it would uncached.
+   * caller: a body remembered under `version`, the store's data version read during authentication
+   * (undefined when Redis could not say: nothing is cached), if the caller holds every pair in
+   * `scopes` (the operation's root fields'). A caller lacking one runs the operation, which refuses
+   * it exactly as it would uncached.
    */
-  lookup(principal: Principal | null, key: string, scopes: readonly string[]): Promise<ReadLookup>;
+  lookup(
+    principal: Principal | null,
+    version: string | undefined,
+    key: string,
+    scopes: readonly string[],
+  ): ReadLookup;
   /** After any mutation by the caller, whatever its outcome, and before its answer is sent. */
   afterMutation(principal: Principal | null): Promise<void>;
 }
@@ -25,7 +33,7 @@ export interface ReadCache {
 const off: ReadLookup = { kind: 'off' };
 
 /** Nothing is cached (no Redis, or READ_CACHE_TTL_MS=0); mutations have nothing to invalidate. */
-export const noReadCache: ReadCache = { lookup: async () => off, afterMutation: async () => {} };
+export const noReadCache: ReadCache = { enabled: false, lookup: () => off, afterMutation: async () => {} };
 
 const holds = (principal: Principal, pair: string) => {
   const [resource, action] = pair.split(':') as [ScopeResource, ScopeAction];
@@ -33,7 +41,7 @@ const holds = (principal: Principal, pair: string) => {
 };
 
 /**
- * DESIGN "Read cache": answers of catalogue reads, remembered per process under the store's data
+ * README "Read cache": answers of catalogue reads, remembered per process under the store's data
  * version in Redis. Every mutation replaces the version before it answers, so no caller ever reads
  * an answer older than a write that was acknowledged to anyone; without Redis nothing is cached.
  */
@@ -50,11 +58,10 @@ export function createReadCache(options: {
   const reads = new CachedReads({ maxChars: options.maxChars, ttlMs: options.ttlMs });
   const logger = options.logger.child({ component: 'read-cache' });
   return {
-    async lookup(principal, key, scopes) {
-      if (!principal || !scopes.every((pair) => holds(principal, pair))) return off;
+    enabled: true,
+    lookup(principal, version, key, scopes) {
+      if (!principal || version === undefined || !scopes.every((pair) => holds(principal, pair))) return off;
       const { storeId } = principal;
-      const version = await versions.current(storeId);
-      if (version === undefined) return off;
       const storeKey = `${storeId} ${key}`;
       const entry = reads.get(storeKey, Date.now());
       if (entry?.version === version) return { kind: 'hit', body: entry.body };
