@@ -7,6 +7,8 @@ import type { ReadCache } from '../read-cache/read-cache';
 
 /** Documents whose cacheability is remembered (by text); past this the memo starts again. */
 const MAX_DOCUMENTS = 1000;
+/** Longer documents are never answered from the cache (nor remembered, nor kept in the memo). */
+const MAX_DOCUMENT_CHARS = 10_000;
 
 /**
  * The media type yoga answers a JSON POST with for this Accept header, when it is one the read cache
@@ -30,6 +32,7 @@ function postedOperation(req: Request): PostedOperation | undefined {
   const body = req.body as Record<string, unknown> | undefined;
   if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.query !== 'string')
     return undefined;
+  if (body.query.length > MAX_DOCUMENT_CHARS) return undefined;
   const { operationName, variables } = body;
   if (operationName != null && typeof operationName !== 'string') return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;

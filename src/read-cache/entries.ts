@@ -8,7 +8,7 @@ export interface CachedRead {
 
 /**
  * This process's remembered answers, least recently used first out, bounded by the size of their
- * bodies (in characters); each expires `ttlMs` after it was made whatever happens to its store's
+ * keys and bodies (in characters); each expires `ttlMs` after it was made whatever happens to its store's
  * version. Timing is the process's real clock: it bounds how old an answer can be, not a request's time.
  */
 export class CachedReads {
@@ -22,7 +22,7 @@ export class CachedReads {
     if (!entry) return undefined;
     this.entries.delete(key);
     if (entry.expiresAt <= nowMs) {
-      this.size -= entry.body.length;
+      this.size -= sizeOf(key, entry);
       return undefined;
     }
     this.entries.set(key, entry);
@@ -30,14 +30,13 @@ export class CachedReads {
   }
 
   set(key: string, entry: Omit<CachedRead, 'expiresAt'>, nowMs: number): void {
-    if (entry.body.length > this.options.maxChars) return;
+    if (sizeOf(key, entry) > this.options.maxChars) return;
     this.remove(key);
     this.entries.set(key, { ...entry, expiresAt: nowMs + this.options.ttlMs });
-    this.size += entry.body.length;
-    for (const [oldest, old] of this.entries) {
+    this.size += sizeOf(key, entry);
+    for (const oldest of this.entries.keys()) {
       if (this.size <= this.options.maxChars) break;
-      this.entries.delete(oldest);
-      this.size -= old.body.length;
+      this.remove(oldest);
     }
   }
 
@@ -50,6 +49,8 @@ export class CachedReads {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.size -= entry.body.length;
+    this.size -= sizeOf(key, entry);
   }
 }
+
+const sizeOf = (key: string, entry: { body: string }) => key.length + entry.body.length;
