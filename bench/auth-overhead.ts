@@ -38,6 +38,9 @@ async function run(databaseUrl: string) {
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
     RATE_LIMIT_MAX: '1000000',
+    // Both apps run the operation: the read cache (which only an authenticated request can use)
+    // would otherwise answer one side from memory.
+    READ_CACHE_TTL_MS: '0',
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
   });
   const db = connectDatabase(databaseUrl);
