@@ -45,7 +45,7 @@ export function createRestRouter(deps: RestDeps): Router {
       const { compiled: entry, params } = match;
       req.state.route = `/api/v1${entry.route.path}`;
       if (entry.route.auth !== 'none')
-        await deps.authenticate(req, res, { dataVersion: entry.readScopes !== null });
+        await deps.authenticate(req, res, { isCacheableRead: () => entry.readScopes !== null });
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
       if (entry.route.body) await readBody(req, res);
       const variables = variablesFor(entry, params, req.query as Record<string, unknown>, req.body);

@@ -38,39 +38,48 @@ function isPlainUtf8(req: Request): boolean {
   const coding = req.headers['content-encoding'];
   if (coding !== undefined && coding.toLowerCase() !== 'identity') return false;
   const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1];
-  return charset === undefined || /^utf-?8$/i.test(charset);
+  return charset === undefined || /^utf-8$/i.test(charset);
 }
 
-/** The same answers as body-parser gives for a plain UTF-8 body: 413 past the limit, 400 for bad JSON. */
+/**
+ * The same answers as body-parser gives for a plain UTF-8 body: 413 past the limit, 400 for bad
+ * JSON, `{}` for an empty body. A request whose client went away before its body ended settles too.
+ */
 function readUtf8Json(req: Request, limitBytes: number): Promise<void> {
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${limitBytes} bytes`);
-  const declared = Number(req.headers['content-length']);
-  if (declared > limitBytes) {
+  const aborted = () => new AppError('INVALID_JSON', 'The request body was not received whole');
+  if (Number(req.headers['content-length']) > limitBytes) {
     req.resume();
     return Promise.reject(tooLarge());
   }
+  if (req.destroyed || req.readableEnded) return Promise.reject(aborted());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const settle = (error?: AppError) => {
+      req.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limitBytes) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.resume();
-      reject(tooLarge());
-    };
-    req.on('data', onData);
-    req.once('error', () => reject(new AppError('INVALID_JSON', 'The request body could not be read')));
-    req.once('end', () => {
-      if (size > limitBytes) return;
-      const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
-      try {
-        req.body = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-        resolve();
-      } catch {
-        reject(new AppError('INVALID_JSON', 'The request body is not valid JSON'));
+      if (size <= limitBytes) chunks.push(chunk);
+      else {
+        req.resume();
+        settle(tooLarge());
       }
-    });
+    };
+    const onEnd = () => {
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      try {
+        req.body = text === '' ? {} : JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+        settle();
+      } catch {
+        settle(new AppError('INVALID_JSON', 'The request body is not valid JSON'));
+      }
+    };
+    const onClose = () => settle(aborted());
+    req.on('data', onData).once('end', onEnd).once('close', onClose).once('error', onClose);
   });
 }
 

@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps): Express {
       if (req.method === 'POST') await readBody(req, res);
       // Signing in needs no credential, and a stale session cookie must not stand in its way.
       if (!isPublicOperation(req.body))
-        await authenticate(req, res, { dataVersion: readCache.isCacheableRead(req) });
+        await authenticate(req, res, { isCacheableRead: () => readCache.isCacheableRead(req) });
       if (readCache.answer(req, res)) return;
     } catch (error) {
       const { appError, unexpected } = classifyError(error);

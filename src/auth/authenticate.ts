@@ -21,10 +21,11 @@ export interface AuthenticatorDeps {
 
 export interface AuthenticateOptions {
   /**
-   * The request is a cacheable read: also read the caller's store data version (into
-   * req.state.dataVersion), in the same Redis round trip as the rate limit's script.
+   * Asked once the caller is identified: whether the request is a cacheable read. If so the caller's
+   * store data version is read too (into req.state.dataVersion), in the same Redis round trip as the
+   * rate limit's script.
    */
-  dataVersion?: boolean;
+  isCacheableRead?: () => boolean;
 }
 
 export type Authenticate = (req: Request, res: Response, options?: AuthenticateOptions) => Promise<void>;
@@ -37,7 +38,7 @@ export type Authenticate = (req: Request, res: Response, options?: AuthenticateO
  */
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
   const dataVersionOf = (storeId: string, options: AuthenticateOptions | undefined) =>
-    options?.dataVersion && deps.dataVersions ? deps.dataVersions.current(storeId) : undefined;
+    deps.dataVersions && options?.isCacheableRead?.() ? deps.dataVersions.current(storeId) : undefined;
   return async (req, res, options) => {
     const now = deps.now();
     const credential = presentedCredential(req.headers);

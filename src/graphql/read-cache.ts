@@ -9,6 +9,7 @@ import type { ReadCache } from '../read-cache/read-cache';
 const MAX_DOCUMENTS = 1000;
 /** Longer documents are never answered from the cache (nor remembered, nor kept in the memo). */
 const MAX_DOCUMENT_CHARS = 10_000;
+const OPERATION_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,127}$/;
 
 /**
  * The media type yoga answers a JSON POST with for this Accept header, when it is one the read cache
@@ -34,7 +35,8 @@ function postedOperation(req: Request): PostedOperation | undefined {
     return undefined;
   if (body.query.length > MAX_DOCUMENT_CHARS) return undefined;
   const { operationName, variables } = body;
-  if (operationName != null && typeof operationName !== 'string') return undefined;
+  if (operationName != null && (typeof operationName !== 'string' || !OPERATION_NAME.test(operationName)))
+    return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (body.extensions != null) return undefined;
   return body as unknown as PostedOperation;
@@ -66,7 +68,8 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
 
   /** A POSTed query the read cache may answer, with its media type and root-field scope pairs. */
   const readOf = (req: Request) => {
-    if (!readCache.enabled) return undefined;
+    // A cross-origin request gets yoga's CORS headers, which only yoga knows how to make.
+    if (!readCache.enabled || req.headers.origin !== undefined) return undefined;
     const operation = postedOperation(req);
     const mediaType = answerMediaType(req.get('accept'));
     const scopes = operation && mediaType && scopesOf(operation);

@@ -32,11 +32,13 @@ export function createGraphQLHandler(deps: {
     landingPage: false,
     logging: false,
     context: ({ req }) => contextFromRequest(deps.services, req),
+    // The read cache first: envelop runs onExecuteDone hooks in this order, and a mutation's store
+    // data version must be replaced before the idempotency record makes its answer replayable.
     plugins: [
+      deps.readCachePlugin,
       useValidationErrorCode(),
       useIdempotencyKeyArgument(),
       useLogUnexpectedErrors(logged),
-      deps.readCachePlugin,
     ],
     maskedErrors: {
       maskError: (error) => {

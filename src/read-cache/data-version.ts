@@ -25,6 +25,8 @@ const token = () => randomBytes(9).toString('base64url');
 export class DataVersions {
   private readonly currentScript: ScriptCall;
   private readonly guard: RedisGuard;
+  /** Replacing is tried after every mutation, also while reads skip a failing Redis. */
+  private readonly bumpGuard: RedisGuard;
 
   constructor(
     private readonly redis: Redis,
@@ -34,6 +36,10 @@ export class DataVersions {
     this.guard = new RedisGuard(options.logger, 'read cache', {
       timeoutMs: options.timeoutMs,
       retryMs: 1000,
+    });
+    this.bumpGuard = new RedisGuard(options.logger, 'read cache versions', {
+      timeoutMs: options.timeoutMs,
+      retryMs: 0,
     });
   }
 
@@ -47,7 +53,7 @@ export class DataVersions {
 
   /** Replaces the store's version; false when Redis did not take it. */
   async bump(storeId: string): Promise<boolean> {
-    const done = await this.guard.attempt(() =>
+    const done = await this.bumpGuard.attempt(() =>
       this.redis.set(this.key(storeId), token(), 'EX', VERSION_TTL_SECONDS),
     );
     return done === 'OK';

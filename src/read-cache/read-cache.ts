@@ -11,7 +11,7 @@ export type ReadLookup =
   | { kind: 'off' };
 
 export interface ReadCache {
-  /** False when nothing is cached: the doors then skip reading data versions. */
+  /** False when this process caches nothing (it still replaces versions after mutations). */
   readonly enabled: boolean;
   /**
    * Before a cacheable read (`key` names the door, operation and variables) by an authenticated
@@ -32,7 +32,7 @@ export interface ReadCache {
 
 const off: ReadLookup = { kind: 'off' };
 
-/** Nothing is cached (no Redis, or READ_CACHE_TTL_MS=0); mutations have nothing to invalidate. */
+/** Without Redis: nothing is cached anywhere, so mutations have nothing to invalidate. */
 export const noReadCache: ReadCache = { enabled: false, lookup: () => off, afterMutation: async () => {} };
 
 const holds = (principal: Principal, pair: string) => {
@@ -51,32 +51,51 @@ export function createReadCache(options: {
   maxChars: number;
   logger: Logger;
 }): ReadCache {
-  const { versions } = options;
-  if (!versions || options.ttlMs <= 0 || options.maxChars <= 0) {
-    return noReadCache;
-  }
-  const reads = new CachedReads({ maxChars: options.maxChars, ttlMs: options.ttlMs });
+  const { versions, ttlMs } = options;
+  if (!versions) return noReadCache;
   const logger = options.logger.child({ component: 'read-cache' });
+  const enabled = ttlMs > 0 && options.maxChars > 0;
+  const reads = new CachedReads({ maxChars: options.maxChars, ttlMs });
+  /**
+   * Stores whose version could not be replaced after a mutation: this process neither answers
+   * from nor remembers their reads until the time noted (a read already running could otherwise
+   * remember old rows under the version Redis still holds).
+   */
+  const distrusted = new Map<string, number>();
+  const trusts = (storeId: string, nowMs: number) => {
+    const until = distrusted.get(storeId);
+    if (until === undefined) return true;
+    if (until > nowMs) return false;
+    distrusted.delete(storeId);
+    return true;
+  };
   return {
-    enabled: true,
+    enabled,
     lookup(principal, version, key, scopes) {
-      if (!principal || version === undefined || !scopes.every((pair) => holds(principal, pair))) return off;
+      if (!enabled || !principal || version === undefined) return off;
+      if (!scopes.every((pair) => holds(principal, pair))) return off;
       const { storeId } = principal;
+      if (!trusts(storeId, Date.now())) return off;
       const storeKey = `${storeId} ${key}`;
       const entry = reads.get(storeKey, Date.now());
       if (entry?.version === version) return { kind: 'hit', body: entry.body };
       return {
         kind: 'miss',
-        remember: (body) => reads.set(storeKey, { storeId, version, body }, Date.now()),
+        remember: (body) => {
+          const now = Date.now();
+          if (trusts(storeId, now)) reads.set(storeKey, { storeId, version, body }, now);
+        },
       };
     },
+    // Also with the cache off here (READ_CACHE_TTL_MS=0): other processes may be caching.
     async afterMutation(principal) {
       if (!principal) return;
       if (await versions.bump(principal.storeId)) return;
+      distrusted.set(principal.storeId, Date.now() + ttlMs);
       reads.forgetStore(principal.storeId);
       logger.warn(
         { storeId: principal.storeId },
-        `read cache: the store's data version could not be replaced; other API processes may answer from their cache for up to ${options.ttlMs} ms`,
+        "read cache: the store's data version could not be replaced; other API processes may answer from their cache for up to READ_CACHE_TTL_MS",
       );
     },
   };

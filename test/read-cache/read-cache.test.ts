@@ -98,6 +98,20 @@ describe('repeated catalogue reads', () => {
     }
   });
 
+  it("a cross-origin GraphQL request keeps yoga's CORS headers on every repeat", async () => {
+    const ask = () =>
+      server.request('/graphql', {
+        method: 'POST',
+        key: store.key,
+        headers: { 'content-type': 'application/json', origin: 'https://shop.example' },
+        body: JSON.stringify({ query: GRAPHQL_LIST }),
+      });
+    for (const res of [await ask(), await ask()]) {
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      expect(res.headers.get('vary')).toMatch(/origin/i);
+    }
+  });
+
   it('different arguments are different answers', async () => {
     await measured(rest('/api/v1/product?limit=1'));
     const other = await measured(rest('/api/v1/product?limit=2'));
@@ -170,6 +184,28 @@ describe("every mutation makes the store's cached answers stale, in every API pr
     );
     expect(placed.status).toBe(201);
     expect(await stockOf()).toBe((before as number) - 2);
+  });
+
+  it("a process with its read cache off still makes the others' answers stale", async () => {
+    const uncached = await startTestServer({ READ_CACHE_TTL_MS: '0' }, { shareWith: server });
+    try {
+      await rest()();
+      const res = await uncached.send(
+        'POST',
+        '/api/v1/product',
+        { name: 'Flip', priceAmount: 900 },
+        store.key,
+      );
+      expect(res.status).toBe(201);
+      expect(names((await measured(rest())).text)).toContain('Flip');
+      const flip = (await res.json()).data.id;
+      expect((await uncached.send('DELETE', `/api/v1/product/${flip}`, undefined, store.key)).status).toBe(
+        204,
+      );
+      expect(names((await measured(rest())).text)).not.toContain('Flip');
+    } finally {
+      await uncached.close();
+    }
   });
 
   it('a refused mutation changes nothing and the next read is still right', async () => {

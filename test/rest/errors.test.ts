@@ -292,6 +292,17 @@ describe('request bodies on a REST route that takes one (test-only route table)'
     await expectRestError(res, 413, 'PAYLOAD_TOO_LARGE');
   });
 
+  it('reads an empty chunked body as {} (so the operation names what is missing)', async () => {
+    const res = await fetch(`${baseUrl}/api/v1/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({ start: (controller) => controller.close() }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('VALIDATION_ERROR');
+  });
+
   it('reads a gzip-encoded body, and one that starts with a byte order mark', async () => {
     const gzipped = await fetch(`${baseUrl}/api/v1/echo`, {
       method: 'POST',
