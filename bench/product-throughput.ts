@@ -115,7 +115,9 @@ async function run(databaseUrl: string) {
     redisKeyPrefix: prefix,
   });
   await uncachedRuntime.start();
-  const uncached = await listen(createApp({ config: uncachedConfig, redis, logger, runtime: uncachedRuntime }));
+  const uncached = await listen(
+    createApp({ config: uncachedConfig, redis, logger, runtime: uncachedRuntime }),
+  );
   const productPath = '/api/v1/product?limit=25';
   const page = await (
     await fetch(base + productPath, { headers: { 'tt-api-key': keys[0] as string } })
