@@ -8,7 +8,7 @@ import { routeTable } from '../rest/routes';
 import type { Config } from './config';
 import { AppError, classifyError } from './errors';
 import { publicOperationCheck } from './graphql/public-operations';
-import { graphQLReadCache } from './graphql/read-cache';
+import { type CacheableRead, graphQLReadCache } from './graphql/read-cache';
 import { createGraphQLHandler } from './graphql/yoga';
 import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
@@ -88,9 +88,11 @@ export function createApp(deps: AppDeps): Express {
     try {
       if (req.method === 'POST') await readBody(req, res);
       // Signing in needs no credential, and a stale session cookie must not stand in its way.
-      if (!isPublicOperation(req.body))
-        await authenticate(req, res, { isCacheableRead: () => readCache.isCacheableRead(req) });
-      if (readCache.answer(req, res)) return;
+      let read: CacheableRead | undefined;
+      if (!isPublicOperation(req.body)) {
+        await authenticate(req, res, { isCacheableRead: () => (read = readCache.readOf(req)) !== undefined });
+      }
+      if (read && readCache.answer(req, res, read)) return;
     } catch (error) {
       const { appError, unexpected } = classifyError(error);
       if (unexpected) req.state.log.error({ err: error }, 'unexpected error before GraphQL execution');

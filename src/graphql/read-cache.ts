@@ -22,6 +22,12 @@ function answerMediaType(accept: string | undefined): string | undefined {
   return undefined;
 }
 
+export interface CacheableRead {
+  key: string;
+  mediaType: string;
+  scopes: string[];
+}
+
 interface PostedOperation {
   query: string;
   operationName?: string | null;
@@ -48,54 +54,58 @@ function postedOperation(req: Request): PostedOperation | undefined {
  * yoga runs it and the plugin remembers a successful answer. Mutations replace the store's data version.
  */
 export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
-  const documents = new Map<string, string[] | null>();
-  const misses = new WeakMap<Request, (body: string) => void>();
+  /** Per operation name, then document text: an id of its own and its scopes (null: not cacheable). */
+  const documents = new Map<string, Map<string, { id: number; scopes: string[] | null }>>();
+  let memoized = 0;
+  let nextId = 0;
 
-  const scopesOf = (operation: PostedOperation) => {
-    const key = `${operation.operationName ?? ''}\n${operation.query}`;
-    let scopes = documents.get(key);
-    if (scopes === undefined) {
-      try {
-        scopes = cacheableReadScopes(schema, parse(operation.query), operation.operationName);
-      } catch {
-        scopes = null; // yoga reports the syntax error
-      }
-      if (documents.size >= MAX_DOCUMENTS) documents.clear();
-      documents.set(key, scopes);
+  const documentOf = (operation: PostedOperation) => {
+    const name = operation.operationName ?? '';
+    let texts = documents.get(name);
+    let document = texts?.get(operation.query);
+    if (document) return document;
+    let scopes: string[] | null;
+    try {
+      scopes = cacheableReadScopes(schema, parse(operation.query), operation.operationName);
+    } catch {
+      scopes = null; // yoga reports the syntax error
     }
-    return scopes;
+    if (memoized >= MAX_DOCUMENTS) {
+      documents.clear();
+      memoized = 0;
+      texts = undefined;
+    }
+    if (!texts) documents.set(name, (texts = new Map()));
+    // Ids are never reused, so a cached answer can only be found again through the same document.
+    document = { id: nextId++, scopes };
+    texts.set(operation.query, document);
+    memoized++;
+    return document;
   };
-
-  /** A POSTed query the read cache may answer, with its media type and root-field scope pairs. */
-  const readOf = (req: Request) => {
-    // A cross-origin request gets yoga's CORS headers, which only yoga knows how to make.
-    if (!readCache.enabled || req.headers.origin !== undefined) return undefined;
-    const operation = postedOperation(req);
-    const mediaType = answerMediaType(req.get('accept'));
-    const scopes = operation && mediaType && scopesOf(operation);
-    return operation && mediaType && scopes ? { operation, mediaType, scopes } : undefined;
-  };
-  const reads = new WeakMap<Request, NonNullable<ReturnType<typeof readOf>>>();
 
   return {
-    /** Before authentication: whether it should read the store's data version for this request. */
-    isCacheableRead(req: Request): boolean {
-      const read = readOf(req);
-      if (read) reads.set(req, read);
-      return read !== undefined;
+    /**
+     * Before authentication (asked once the caller is identified): a POSTed query the read cache
+     * may answer, with its cache key, media type and root-field scope pairs.
+     */
+    readOf(req: Request): CacheableRead | undefined {
+      // A cross-origin request gets yoga's CORS headers, which only yoga knows how to make.
+      if (!readCache.enabled || req.headers.origin !== undefined) return undefined;
+      const operation = postedOperation(req);
+      const mediaType = answerMediaType(req.get('accept'));
+      if (!operation || !mediaType) return undefined;
+      const { id, scopes } = documentOf(operation);
+      if (!scopes) return undefined;
+      return { key: `graphql ${id} ${JSON.stringify(operation.variables ?? {})}`, mediaType, scopes };
     },
 
     /** After authentication: true when the answer was sent from the cache. */
-    answer(req: Request, res: Response): boolean {
-      const read = reads.get(req);
-      if (!read) return false;
-      const { operation, mediaType, scopes } = read;
-      const key = `graphql ${operation.operationName ?? ''} ${JSON.stringify(operation.variables ?? {})} ${operation.query}`;
-      const cached = readCache.lookup(req.state.principal, req.state.dataVersion, key, scopes);
-      if (cached.kind === 'miss') misses.set(req, cached.remember);
+    answer(req: Request, res: Response, read: CacheableRead): boolean {
+      const cached = readCache.lookup(req.state.principal, req.state.dataVersion, read.key, read.scopes);
+      if (cached.kind === 'miss') req.state.rememberRead = cached.remember;
       if (cached.kind !== 'hit') return false;
       res.writeHead(200, {
-        'content-type': `${mediaType}; charset=utf-8`,
+        'content-type': `${read.mediaType}; charset=utf-8`,
         'content-length': Buffer.byteLength(cached.body),
       });
       res.end(cached.body);
@@ -107,7 +117,7 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
         onExecute({ args }) {
           const ctx = args.contextValue;
           const mutation = getOperationAST(args.document, args.operationName)?.operation === 'mutation';
-          const remember = ctx.req && misses.get(ctx.req);
+          const remember = ctx.req?.state.rememberRead;
           if (!mutation && !remember) return;
           return {
             onExecuteDone: async (payload) => {

@@ -11,6 +11,8 @@ export interface RequestState {
   startedAt: bigint;
   /** The caller's store data version, read during authentication for a cacheable read. */
   dataVersion?: string;
+  /** A cacheable GraphQL read that missed: where its answer is remembered once yoga has made it. */
+  rememberRead?: (body: string) => void;
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */
   route?: string;
 }
