@@ -23,8 +23,9 @@ import { withBenchDatabase } from './database';
  * printed beside it, so that what a cache miss costs stays in view.
  */
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
-const WARM_UP_MS = 3000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Each app door is warmed up (JIT, caches, first misses) before the rounds. */
+const WARM_UP_MS = 2000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 /**
  * Enough keys that the rate limit (140 a minute each) is never what is measured: the REST and GraphQL
@@ -142,7 +143,8 @@ async function run(databaseUrl: string) {
     const used = process.cpuUsage(before);
     return { ...result, cpuMs: (used.user + used.system) / 1000 / (result.rps * (DURATION_MS / 1000)) };
   };
-  await load({ ...rest, durationMs: WARM_UP_MS }); // warm-up
+  const uncachedRest = { ...rest, url: uncached.base + productPath };
+  for (const target of [rest, graphql, uncachedRest]) await load({ ...target, durationMs: WARM_UP_MS });
   // Rounds alternate the three, so that a slow spell of this shared machine does not fall on one side
   // only; each side's median round is compared.
   const runs = {
@@ -155,7 +157,7 @@ async function run(databaseUrl: string) {
     runs.bare.push(await measured({ ...rest, url: bareBase + productPath }));
     runs.rest.push(await measured(rest));
     runs.graphql.push(await measured(graphql));
-    runs.uncached.push(await measured({ ...rest, url: uncached.base + productPath }));
+    runs.uncached.push(await measured(uncachedRest));
   }
   for (const [name, results] of Object.entries(runs)) {
     const errors = results.reduce((sum, r) => sum + r.errors, 0);

@@ -89,9 +89,11 @@ export function createApp(deps: AppDeps): Express {
       if (req.method === 'POST') await readBody(req, res);
       // Signing in needs no credential, and a stale session cookie must not stand in its way.
       let read: CacheableRead | undefined;
-      if (!isPublicOperation(req.body)) {
-        await authenticate(req, res, { isCacheableRead: () => (read = readCache.readOf(req)) !== undefined });
-      }
+      const isCacheableRead = () => {
+        read = readCache.readOf(req);
+        return read !== undefined;
+      };
+      if (!isPublicOperation(req.body)) await authenticate(req, res, { isCacheableRead });
       if (read && readCache.answer(req, res, read)) return;
     } catch (error) {
       const { appError, unexpected } = classifyError(error);

@@ -75,7 +75,10 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
       memoized = 0;
       texts = undefined;
     }
-    if (!texts) documents.set(name, (texts = new Map()));
+    if (!texts) {
+      texts = new Map();
+      documents.set(name, texts);
+    }
     // Ids are never reused, so a cached answer can only be found again through the same document.
     document = { id: nextId++, scopes };
     texts.set(operation.query, document);
