@@ -70,9 +70,10 @@ function readUtf8Json(req: Request, limitBytes: number): Promise<void> {
       }
     };
     const onEnd = () => {
-      const text = Buffer.concat(chunks, size).toString('utf8');
+      const read = Buffer.concat(chunks, size).toString('utf8');
+      const text = read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
       try {
-        req.body = text === '' ? {} : JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+        req.body = text === '' ? {} : JSON.parse(text);
         settle();
       } catch {
         settle(new AppError('INVALID_JSON', 'The request body is not valid JSON'));

@@ -34,18 +34,39 @@ interface PostedOperation {
   variables?: Record<string, unknown> | null;
 }
 
+/** What yoga reads a JSON POST from: these content types, then only these body fields. */
+const YOGA_JSON_TYPES = ['application/json', 'application/graphql+json'];
+const YOGA_PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions']);
+
+function isYogaJsonType(contentType: string | undefined) {
+  const first = contentType?.split(',')[0];
+  return YOGA_JSON_TYPES.some((type) => first === type || first?.startsWith(`${type};`));
+}
+
+/** A POST that yoga would run as it stands, in the shape the read cache can key; else undefined. */
 function postedOperation(req: Request): PostedOperation | undefined {
-  if (req.method !== 'POST') return undefined;
+  if (req.method !== 'POST' || !isYogaJsonType(req.headers['content-type'])) return undefined;
   const body = req.body as Record<string, unknown> | undefined;
   if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.query !== 'string')
     return undefined;
   if (body.query.length > MAX_DOCUMENT_CHARS) return undefined;
+  for (const [name, value] of Object.entries(body))
+    if (value != null && !YOGA_PARAMETERS.has(name)) return undefined;
   const { operationName, variables } = body;
   if (operationName != null && (typeof operationName !== 'string' || !OPERATION_NAME.test(operationName)))
     return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (body.extensions != null) return undefined;
   return body as unknown as PostedOperation;
+}
+
+/** The variables as part of a cache key; undefined for what JSON cannot write (nested too deep). */
+function variablesKey(variables: Record<string, unknown> | null | undefined): string | undefined {
+  try {
+    return JSON.stringify(variables ?? {});
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -98,8 +119,9 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
       const mediaType = answerMediaType(req.get('accept'));
       if (!operation || !mediaType) return undefined;
       const { id, scopes } = documentOf(operation);
-      if (!scopes) return undefined;
-      return { key: `graphql ${id} ${JSON.stringify(operation.variables ?? {})}`, mediaType, scopes };
+      const variables = scopes ? variablesKey(operation.variables) : undefined;
+      if (!scopes || variables === undefined) return undefined;
+      return { key: `graphql ${id} ${variables}`, mediaType, scopes };
     },
 
     /** After authentication: true when the answer was sent from the cache. */

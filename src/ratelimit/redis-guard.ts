@@ -13,7 +13,12 @@ export class RedisGuard {
   constructor(
     private readonly logger: Logger,
     private readonly what: string,
-    private readonly options: { timeoutMs: number; retryMs: number } = { timeoutMs: 100, retryMs: 1000 },
+    private readonly options: {
+      timeoutMs: number;
+      retryMs: number;
+      /** What the caller does meanwhile, for the outage's warning. */
+      fallback?: string;
+    } = { timeoutMs: 100, retryMs: 1000 },
   ) {}
 
   /** The call's answer, or undefined when Redis is down, slow or failing (the caller falls back). */
@@ -35,7 +40,7 @@ export class RedisGuard {
         this.down = true;
         this.logger.warn(
           { err: error },
-          `${this.what}: redis unavailable; counting in this process until it answers`,
+          `${this.what}: redis unavailable; ${this.options.fallback ?? 'counting in this process until it answers'}`,
         );
       }
       this.retryAt = Date.now() + this.options.retryMs;

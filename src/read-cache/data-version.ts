@@ -36,10 +36,12 @@ export class DataVersions {
     this.guard = new RedisGuard(options.logger, 'read cache', {
       timeoutMs: options.timeoutMs,
       retryMs: 1000,
+      fallback: 'nothing is answered from the cache until it answers',
     });
     this.bumpGuard = new RedisGuard(options.logger, 'read cache versions', {
       timeoutMs: options.timeoutMs,
       retryMs: 0,
+      fallback: 'stores whose version could not be replaced are not cached here for READ_CACHE_TTL_MS',
     });
   }
 

@@ -57,17 +57,18 @@ export function createReadCache(options: {
   const enabled = ttlMs > 0 && options.maxChars > 0;
   const reads = new CachedReads({ maxChars: options.maxChars, ttlMs });
   /**
-   * Stores whose version could not be replaced after a mutation: this process neither answers
-   * from nor remembers their reads until the time noted (a read already running could otherwise
-   * remember old rows under the version Redis still holds).
+   * Stores whose version could not be replaced after a mutation, in the order their distrust ends:
+   * this process neither answers from nor remembers their reads until then.
    */
   const distrusted = new Map<string, number>();
+  /** Failed replacements so far: a read that saw one happen while it ran remembers nothing. */
+  let failures = 0;
   const trusts = (storeId: string, nowMs: number) => {
-    const until = distrusted.get(storeId);
-    if (until === undefined) return true;
-    if (until > nowMs) return false;
-    distrusted.delete(storeId);
-    return true;
+    for (const [store, until] of distrusted) {
+      if (until > nowMs) break;
+      distrusted.delete(store);
+    }
+    return !distrusted.has(storeId);
   };
   return {
     enabled,
@@ -79,11 +80,13 @@ export function createReadCache(options: {
       const storeKey = `${storeId} ${key}`;
       const entry = reads.get(storeKey, Date.now());
       if (entry?.version === version) return { kind: 'hit', body: entry.body };
+      const failuresAtLookup = failures;
       return {
         kind: 'miss',
         remember: (body) => {
           const now = Date.now();
-          if (trusts(storeId, now)) reads.set(storeKey, { storeId, version, body }, now);
+          if (failures === failuresAtLookup && trusts(storeId, now))
+            reads.set(storeKey, { storeId, version, body }, now);
         },
       };
     },
@@ -91,6 +94,9 @@ export function createReadCache(options: {
     async afterMutation(principal) {
       if (!principal) return;
       if (await versions.bump(principal.storeId)) return;
+      if (!enabled) return;
+      failures++;
+      distrusted.delete(principal.storeId);
       distrusted.set(principal.storeId, Date.now() + ttlMs);
       reads.forgetStore(principal.storeId);
       logger.warn(

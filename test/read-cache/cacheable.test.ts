@@ -1,7 +1,11 @@
 import { parse } from 'graphql';
+import type { Redis } from 'ioredis';
+import { DataVersions } from '../../src/read-cache/data-version';
 import { CachedReads } from '../../src/read-cache/entries';
 import { cacheableReadScopes } from '../../src/read-cache/operation';
+import { createReadCache } from '../../src/read-cache/read-cache';
 import { schema } from '../../src/schema';
+import { captureLogs, testPrefix, unreachableRedis } from '../helpers/redis-prefix';
 
 const scopesOf = (query: string, operationName?: string) =>
   cacheableReadScopes(schema, parse(query), operationName);
@@ -56,5 +60,37 @@ describe("a process's cached answers", () => {
     reads.forgetStore('s1');
     expect(reads.get('a', 1001)).toBeUndefined();
     expect(reads.get('b', 999)?.body).toBe('two');
+  });
+});
+
+describe('after a mutation whose version could not be replaced', () => {
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = await unreachableRedis();
+  });
+  afterAll(() => redis.disconnect());
+
+  const principal = { kind: 'apiKey', keyId: 'k', storeId: 's', scopes: new Set(['PRODUCTS:READ']) } as never;
+  const cacheWith = (ttlMs: number) => {
+    const { logger, lines } = captureLogs('warn');
+    const versions = new DataVersions(redis, { keyPrefix: testPrefix('versions'), timeoutMs: 100, logger });
+    return { cache: createReadCache({ versions, ttlMs, maxChars: 1000, logger }), lines };
+  };
+
+  it('the store is not answered from memory for READ_CACHE_TTL_MS, and a warning says so', async () => {
+    const { cache, lines } = cacheWith(60_000);
+    await cache.afterMutation(principal);
+    expect(cache.lookup(principal, 'v1', 'list', ['PRODUCTS:READ']).kind).toBe('off');
+    expect(lines.some((line) => /could not be replaced/.test(line.msg))).toBe(true);
+  });
+
+  it('a read that was running meanwhile remembers nothing, however long it takes', async () => {
+    const { cache } = cacheWith(50);
+    const running = cache.lookup(principal, 'v1', 'list', ['PRODUCTS:READ']);
+    expect(running.kind).toBe('miss');
+    await cache.afterMutation(principal);
+    await new Promise((resolve) => setTimeout(resolve, 80)); // past the store's distrust
+    if (running.kind === 'miss') running.remember('old rows');
+    expect(cache.lookup(principal, 'v1', 'list', ['PRODUCTS:READ']).kind).toBe('miss');
   });
 });

@@ -311,6 +311,8 @@ describe('request bodies on a REST route that takes one (test-only route table)'
     });
     expect(await gzipped.json()).toEqual({ success: true, data: { name: 'zipped' } });
     const marked = await echo('\uFEFF{"name":"marked"}', 'application/json');
+    const onlyMark = await echo('\uFEFF', 'application/json');
+    expect((await onlyMark.json()).code).toBe('VALIDATION_ERROR');
     expect(await marked.json()).toEqual({ success: true, data: { name: 'marked' } });
   });
 
