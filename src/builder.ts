@@ -80,7 +80,7 @@ export function declaredScope(field: GraphQLField<unknown, unknown> | undefined)
 
 /**
  * A root query field's `extensions` when its answer depends only on its arguments and the store's
- * data, which only the store's mutations change (no clock, no background job): DESIGN "Read cache".
+ * data, which only the store's mutations change (no clock, no background job): README "Read cache".
  */
 export const cacheableRead = { cacheableRead: true } as const;
 

@@ -70,7 +70,7 @@ function variablesKey(variables: Record<string, unknown> | null | undefined): st
 }
 
 /**
- * The read cache at /graphql (DESIGN "Read cache"): a POSTed query whose root fields are all
+ * The read cache at /graphql (README "Read cache"): a POSTed query whose root fields are all
  * cacheable reads is answered before yoga when the store's current answer is remembered; otherwise
  * yoga runs it and the plugin remembers a successful answer. Mutations replace the store's data version.
  */

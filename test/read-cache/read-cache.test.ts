@@ -7,7 +7,7 @@ import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * DESIGN "Read cache": a catalogue read is answered from the API process's memory while the store's
+ * README "Read cache": a catalogue read is answered from the API process's memory while the store's
  * data version in Redis is unchanged, and every mutation of the store replaces that version before
  * it answers — so no answer ever predates a write that was acknowledged, in any API process.
  */
