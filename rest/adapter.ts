@@ -57,6 +57,7 @@ export function createRestRouter(deps: RestDeps): Router {
             entry.readScopes,
           )
         : { kind: 'off' };
+      if (entry.readScopes) req.state.readCache = cached.kind;
       if (cached.kind === 'hit') return sendJsonText(res, 200, cached.body);
       const idempotencyKey = req.get('idempotency-key');
       const reply =

@@ -127,6 +127,7 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
     /** After authentication: true when the answer was sent from the cache. */
     answer(req: Request, res: Response, read: CacheableRead): boolean {
       const cached = readCache.lookup(req.state.principal, req.state.dataVersion, read.key, read.scopes);
+      req.state.readCache = cached.kind;
       if (cached.kind === 'miss') req.state.rememberRead = cached.remember;
       if (cached.kind !== 'hit') return false;
       res.writeHead(200, {

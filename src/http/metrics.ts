@@ -5,7 +5,7 @@ import type { Db } from '../db';
 
 /**
  * Prometheus metrics at GET /metrics: requests by door, route template and status, their latency,
- * the graphile-worker queue by task, and Node's process metrics. Route labels are templates
+ * the read cache's hits and misses, the graphile-worker queue by task, and Node's process metrics. Route labels are templates
  * (`GET /api/v1/product/{id}`), never raw paths, so their number stays bounded.
  */
 export interface Metrics {
@@ -44,6 +44,12 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const readCache = new Counter({
+    name: 'read_cache_lookups_total',
+    help: 'Cacheable reads by route template and what the read cache did: hit, miss (run, then remembered) or off (Redis could not say, or the caller lacks a scope)',
+    labelNames: ['route', 'result'] as const,
+    registers: [registry],
+  });
   // Registered with the registry, which reads it at each scrape.
   new Gauge({
     name: 'worker_jobs',
@@ -75,6 +81,8 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
         const labels = { method: req.method, route };
         end(labels);
         requests.inc({ ...labels, status: String(res.statusCode) });
+        const cached = req.state?.readCache;
+        if (cached) readCache.inc({ route, result: cached });
       });
       next();
     },

@@ -11,6 +11,8 @@ export interface RequestState {
   startedAt: bigint;
   /** The caller's store data version, read during authentication for a cacheable read. */
   dataVersion?: string;
+  /** What the read cache did for a cacheable read: answered it, will remember it, or stood aside. */
+  readCache?: 'hit' | 'miss' | 'off';
   /** A cacheable GraphQL read that missed: where its answer is remembered once yoga has made it. */
   rememberRead?: (body: string) => void;
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */
@@ -50,6 +52,7 @@ export function requestState(logger: Logger) {
           status: res.statusCode,
           ms: Math.round(ms * 100) / 100,
           ...principalLogFields(req.state.principal),
+          ...(req.state.readCache ? { readCache: req.state.readCache } : {}),
           ip: req.state.clientAddress,
         },
         'request',

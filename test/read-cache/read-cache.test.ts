@@ -134,6 +134,21 @@ describe('repeated catalogue reads', () => {
     expect((await res.json()).data.products.items.length).toBeGreaterThan(0);
   });
 
+  it('GET /metrics counts hits and misses per route', async () => {
+    const count = async (route: string, result: string) => {
+      const text = await (await server.request('/metrics')).text();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`read_cache_lookups_total{route="${route}",result="${result}"}`));
+      return Number(line?.split(' ').pop() ?? 0);
+    };
+    const [hits, misses] = [await count('/api/v1/product', 'hit'), await count('/graphql', 'miss')];
+    await rest()();
+    await graphql('{ products(limit: 3) { items { id } } }')();
+    expect(await count('/api/v1/product', 'hit')).toBe(hits + 1);
+    expect(await count('/graphql', 'miss')).toBe(misses + 1);
+  });
+
   it('different arguments are different answers', async () => {
     await measured(rest('/api/v1/product?limit=1'));
     const other = await measured(rest('/api/v1/product?limit=2'));
