@@ -5,7 +5,7 @@ import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import type { GraphQLField } from 'graphql';
 import type PrismaTypes from '../prisma/generated/pothos-types';
 import { getDatamodel } from '../prisma/generated/pothos-types';
-import { hasScope } from './auth/principal';
+import { holdsPair } from './auth/principal';
 import type { ScopeAction, ScopePair, ScopeResource } from './auth/scopes';
 import type { Context } from './context';
 import { AppError } from './errors';
@@ -27,10 +27,7 @@ export const builder = new SchemaBuilder<Types>({
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (ctx) => ({
-      scope: (pair: ScopePair) => {
-        const [resource, action] = pair.split(':') as [ScopeResource, ScopeAction];
-        return hasScope(ctx.principal, resource, action);
-      },
+      scope: (pair: ScopePair) => holdsPair(ctx.principal, pair),
     }),
     unauthorizedError: (_parent, ctx, _info, result) => {
       if (ctx.principal?.kind === 'session') {

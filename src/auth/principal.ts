@@ -36,6 +36,12 @@ export function hasScope(principal: Principal | null, resource: ScopeResource, a
   return isManager(principal) && sessionResources.has(resource);
 }
 
+/** hasScope for a stored "RESOURCE:ACTION" pair (what root fields declare). */
+export function holdsPair(principal: Principal | null, pair: string): boolean {
+  const [resource, action] = pair.split(':') as [ScopeResource, ScopeAction];
+  return hasScope(principal, resource, action);
+}
+
 /**
  * Whether the caller could grant any power at all: an owner or admin signed in (who may create keys
  * with every scope), or a key that itself holds every scope. Whoever can make someone an owner or

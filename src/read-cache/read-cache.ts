@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import { hasScope, type Principal } from '../auth/principal';
-import type { ScopeAction, ScopeResource } from '../auth/scopes';
+import { holdsPair, type Principal } from '../auth/principal';
 import type { DataVersions } from './data-version';
 import { CachedReads } from './entries';
 
@@ -34,11 +33,6 @@ const off: ReadLookup = { kind: 'off' };
 
 /** Without Redis: nothing is cached anywhere, so mutations have nothing to invalidate. */
 export const noReadCache: ReadCache = { enabled: false, lookup: () => off, afterMutation: async () => {} };
-
-const holds = (principal: Principal, pair: string) => {
-  const [resource, action] = pair.split(':') as [ScopeResource, ScopeAction];
-  return hasScope(principal, resource, action);
-};
 
 /**
  * README "Read cache": answers of catalogue reads, remembered per process under the store's data
@@ -74,7 +68,7 @@ export function createReadCache(options: {
     enabled,
     lookup(principal, version, key, scopes) {
       if (!enabled || !principal || version === undefined) return off;
-      if (!scopes.every((pair) => holds(principal, pair))) return off;
+      if (!scopes.every((pair) => holdsPair(principal, pair))) return off;
       const { storeId } = principal;
       if (!trusts(storeId, Date.now())) return off;
       const storeKey = `${storeId} ${key}`;
