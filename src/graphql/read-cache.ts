@@ -28,7 +28,7 @@ export interface CacheableRead {
   scopes: string[];
 }
 
-interface PostedOperation {
+interface RequestedOperation {
   query: string;
   operationName?: string | null;
   variables?: Record<string, unknown> | null;
@@ -43,21 +43,43 @@ function isYogaJsonType(contentType: string | undefined) {
   return YOGA_JSON_TYPES.some((type) => first === type || first?.startsWith(`${type};`));
 }
 
-/** A POST that yoga would run as it stands, in the shape the read cache can key; else undefined. */
-function postedOperation(req: Request): PostedOperation | undefined {
-  if (req.method !== 'POST' || !isYogaJsonType(req.headers['content-type'])) return undefined;
+/** A POST or GET that yoga would run as it stands, in the shape the read cache can key; else undefined. */
+function requestedOperation(req: Request): RequestedOperation | undefined {
+  if (req.method === 'POST') return postedOperation(req);
+  if (req.method === 'GET') return queriedOperation(req);
+  return undefined;
+}
+
+function postedOperation(req: Request): RequestedOperation | undefined {
+  if (!isYogaJsonType(req.headers['content-type'])) return undefined;
   const body = req.body as Record<string, unknown> | undefined;
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof body.query !== 'string')
-    return undefined;
-  if (body.query.length > MAX_DOCUMENT_CHARS) return undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   for (const [name, value] of Object.entries(body))
     if (value != null && !YOGA_PARAMETERS.has(name)) return undefined;
-  const { operationName, variables } = body;
+  return checkedOperation(body);
+}
+
+/** GraphQL over HTTP's GET: `query`, `operationName` and `variables` (JSON) in the query string. */
+function queriedOperation(req: Request): RequestedOperation | undefined {
+  const params = req.query as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params))
+    if (!YOGA_PARAMETERS.has(name) || typeof value !== 'string') return undefined;
+  const { variables, ...rest } = params as Record<string, string | undefined>;
+  if (variables === undefined) return checkedOperation(rest);
+  try {
+    return checkedOperation({ ...rest, variables: JSON.parse(variables) });
+  } catch {
+    return undefined; // yoga reports it
+  }
+}
+
+function checkedOperation(fields: Record<string, unknown>): RequestedOperation | undefined {
+  const { query, operationName, variables, extensions } = fields;
+  if (typeof query !== 'string' || query.length > MAX_DOCUMENT_CHARS || extensions != null) return undefined;
   if (operationName != null && (typeof operationName !== 'string' || !OPERATION_NAME.test(operationName)))
     return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
-  if (body.extensions != null) return undefined;
-  return body as unknown as PostedOperation;
+  return fields as unknown as RequestedOperation;
 }
 
 /** The variables as part of a cache key; undefined for what JSON cannot write (nested too deep). */
@@ -70,7 +92,7 @@ function variablesKey(variables: Record<string, unknown> | null | undefined): st
 }
 
 /**
- * The read cache at /graphql (README "Read cache"): a POSTed query whose root fields are all
+ * The read cache at /graphql (README "Read cache"): a query (POSTed JSON or GET) whose root fields are all
  * cacheable reads is answered before yoga when the store's current answer is remembered; otherwise
  * yoga runs it and the plugin remembers a successful answer. Mutations replace the store's data version.
  */
@@ -80,7 +102,7 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
   let memoized = 0;
   let nextId = 0;
 
-  const documentOf = (operation: PostedOperation) => {
+  const documentOf = (operation: RequestedOperation) => {
     const name = operation.operationName ?? '';
     let texts = documents.get(name);
     let document = texts?.get(operation.query);
@@ -109,13 +131,13 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
 
   return {
     /**
-     * Before authentication (asked once the caller is identified): a POSTed query the read cache
+     * Before authentication (asked once the caller is identified): a query the read cache
      * may answer, with its cache key, media type and root-field scope pairs.
      */
     readOf(req: Request): CacheableRead | undefined {
       // A cross-origin request gets yoga's CORS headers, which only yoga knows how to make.
       if (!readCache.enabled || req.headers.origin !== undefined) return undefined;
-      const operation = postedOperation(req);
+      const operation = requestedOperation(req);
       const mediaType = answerMediaType(req.get('accept'));
       if (!operation || !mediaType) return undefined;
       const { id, scopes } = documentOf(operation);

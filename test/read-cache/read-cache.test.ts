@@ -98,6 +98,22 @@ describe('repeated catalogue reads', () => {
     }
   });
 
+  it("GraphQL GET queries (GraphQL over HTTP) too; a malformed one gets yoga's errors", async () => {
+    const get = (params: Record<string, string>) =>
+      server.request(`/graphql?${new URLSearchParams(params)}`, { key: store.key });
+    const query = 'query Few($n: Int) { products(limit: $n) { items { id name } } }';
+    const ask = () => get({ query, variables: JSON.stringify({ n: 2 }), operationName: 'Few' });
+    const first = await measured(ask);
+    const again = await measured(ask);
+    expect(first.res.status).toBe(200);
+    expect(first.statements).toBeGreaterThan(0);
+    expect(again.statements).toBe(0);
+    expect(again.text).toBe(first.text);
+    expect(again.res.headers.get('content-type')).toBe(first.res.headers.get('content-type'));
+    const bad = await get({ query, variables: '{not json' });
+    expect((await bad.json()).errors).toBeDefined();
+  });
+
   it("a cross-origin GraphQL request keeps yoga's CORS headers on every repeat", async () => {
     const ask = () =>
       server.request('/graphql', {
