@@ -13,7 +13,6 @@ export function connectRedis(
 ): Redis {
   const redis = new Redis(url, {
     lazyConnect: false,
-    enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,

@@ -22,8 +22,8 @@ export interface AuthenticatorDeps {
 export interface AuthenticateOptions {
   /**
    * Asked once the caller is identified: whether the request is a cacheable read. If so the caller's
-   * store data version is read too (into req.state.dataVersion), in the same Redis round trip as the
-   * rate limit's script.
+   * store data version is read too (into req.state.dataVersion), side by side with the rate limit's
+   * script.
    */
   isCacheableRead?: () => boolean;
 }
@@ -55,7 +55,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     );
     req.state.principal = verified.principal;
 
-    // Issued together, so that ioredis sends both in one write.
+    // Issued together: one round trip of waiting for both.
     const [decision, dataVersion] = await Promise.all([
       deps.rateLimiter.consume(verified.principal.keyId, now.getTime()),
       dataVersionOf(verified.principal.storeId, options),
