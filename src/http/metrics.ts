@@ -5,8 +5,9 @@ import type { Db } from '../db';
 
 /**
  * Prometheus metrics at GET /metrics: requests by door, route template and status, their latency,
- * the read cache's hits and misses, the graphile-worker queue by task, and Node's process metrics. Route labels are templates
- * (`GET /api/v1/product/{id}`), never raw paths, so their number stays bounded.
+ * the read cache's hits and misses, the graphile-worker queue by task, and Node's process metrics.
+ * Route labels are templates (`GET /api/v1/product/{id}`), never raw paths, so their number stays
+ * bounded.
  */
 export interface Metrics {
   registry: Registry;
