@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
+import { type Admission, createAdmission } from './admission/admission';
 import { type Authenticate, createAuthenticator } from './auth/authenticate';
 import { AuthInvalidation } from './auth/invalidation';
 import { KeyVerifier } from './auth/key-verifier';
@@ -9,7 +10,6 @@ import type { Config } from './config';
 import type { RequestServices } from './context';
 import { webhookServicesFrom } from './modules/webhooks/services';
 import { rateLimitHeaders } from './ratelimit/headers';
-import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { DataVersions } from './read-cache/data-version';
 import { createReadCache, type ReadCache } from './read-cache/read-cache';
 import { createUsageMeter, type UsageMeter } from './usage/meter';
@@ -20,7 +20,7 @@ export interface Runtime {
   authenticate: Authenticate;
   keys: KeyVerifier;
   invalidation: AuthInvalidation;
-  rateLimiter: RateLimiter;
+  admission: Admission;
   usage: UsageMeter;
   readCache: ReadCache;
   start(): Promise<void>;
@@ -41,24 +41,21 @@ export function createRuntime(options: {
   const prefix = options.redisKeyPrefix ?? 'commerce:';
   const keys = new KeyVerifier(prisma, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 });
   const invalidation = new AuthInvalidation(redis, (target) => keys.invalidate(target), logger);
-  const rateLimiter = createRateLimiter({
-    redis,
-    max: config.rateLimit.max,
-    windowSeconds: config.rateLimit.windowSeconds,
-    logger,
-    keyPrefix: `${prefix}rl:`,
-    redisTimeoutMs: config.redisTimeoutMs,
-  });
-  const usage = createUsageMeter({
-    redis,
-    logger,
-    keyPrefix: `${prefix}usage:`,
-    redisTimeoutMs: config.redisTimeoutMs,
-  });
+  const usage = createUsageMeter({ redis, logger, keyPrefix: `${prefix}usage:` });
   const versions = redis
     ? new DataVersions(redis, { keyPrefix: `${prefix}version:`, timeoutMs: config.redisTimeoutMs, logger })
     : null;
   const readCache = createReadCache({ versions, ...config.readCache, logger });
+  const dataVersions = readCache.enabled ? versions : null;
+  const admission = createAdmission({
+    redis,
+    rateLimit: config.rateLimit,
+    usage,
+    dataVersions,
+    logger,
+    keyPrefix: `${prefix}rl:`,
+    redisTimeoutMs: config.redisTimeoutMs,
+  });
   const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
   const services: RequestServices = {
     prisma,
@@ -71,17 +68,16 @@ export function createRuntime(options: {
     prisma,
     now,
     keys,
-    rateLimiter,
-    usage,
+    admission,
     rateLimitHeaders: (decision) => rateLimitHeaders(decision, config.rateLimit.windowSeconds),
-    dataVersions: readCache.enabled ? versions : null,
+    dataVersions,
   });
   return {
     services,
     authenticate,
     keys,
     invalidation,
-    rateLimiter,
+    admission,
     usage,
     readCache,
     start: () => invalidation.start(),

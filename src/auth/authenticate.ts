@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import type { PrismaClient } from '../../prisma/generated/client/client';
+import type { Admission } from '../admission/admission';
 import { AppError } from '../errors';
-import type { RateLimitDecision, RateLimiter } from '../ratelimit/limiter';
+import type { RateLimitDecision } from '../ratelimit/decision';
 import type { DataVersions } from '../read-cache/data-version';
-import type { UsageMeter } from '../usage/meter';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
 import { authenticateSession } from './sessions';
@@ -12,8 +12,7 @@ export interface AuthenticatorDeps {
   prisma: PrismaClient;
   now: () => Date;
   keys: KeyVerifier;
-  rateLimiter: RateLimiter;
-  usage: UsageMeter;
+  admission: Admission;
   rateLimitHeaders: (decision: RateLimitDecision) => Record<string, string>;
   /** The read cache's store data versions; null when the read cache is off. */
   dataVersions: DataVersions | null;
@@ -22,8 +21,7 @@ export interface AuthenticatorDeps {
 export interface AuthenticateOptions {
   /**
    * Asked once the caller is identified: whether the request is a cacheable read. If so the caller's
-   * store data version is read too (into req.state.dataVersion), side by side with the rate limit's
-   * script.
+   * store data version is read too (into req.state.dataVersion): for a key, by the admission script.
    */
   isCacheableRead?: () => boolean;
 }
@@ -37,15 +35,14 @@ export type Authenticate = (req: Request, res: Response, options?: AuthenticateO
  * principal on req.state and the rate-limit headers on the response.
  */
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
-  const dataVersionOf = (storeId: string, options: AuthenticateOptions | undefined) =>
-    deps.dataVersions && options?.isCacheableRead?.() ? deps.dataVersions.current(storeId) : undefined;
   return async (req, res, options) => {
     const now = deps.now();
     const credential = presentedCredential(req.headers);
     if (credential.kind === 'session') {
       const principal = await authenticateSession(deps.prisma, credential.token, now);
       req.state.principal = principal;
-      req.state.dataVersion = await dataVersionOf(principal.storeId, options);
+      if (deps.dataVersions && options?.isCacheableRead?.())
+        req.state.dataVersion = await deps.dataVersions.current(principal.storeId);
       return;
     }
     const verified = await deps.keys.verify(
@@ -55,21 +52,18 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     );
     req.state.principal = verified.principal;
 
-    // Issued together: one round trip of waiting for both.
-    const [decision, dataVersion] = await Promise.all([
-      deps.rateLimiter.consume(verified.principal.keyId, now.getTime()),
-      dataVersionOf(verified.principal.storeId, options),
-    ]);
+    const { rateLimit, usage, dataVersion } = await deps.admission.admit(verified.usage, now, {
+      withDataVersion: (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false,
+    });
     req.state.dataVersion = dataVersion;
-    for (const [name, value] of Object.entries(deps.rateLimitHeaders(decision))) res.setHeader(name, value);
-    if (!decision.allowed) {
+    for (const [name, value] of Object.entries(deps.rateLimitHeaders(rateLimit))) res.setHeader(name, value);
+    if (!rateLimit.allowed) {
       throw new AppError(
         'RATE_LIMIT_EXCEEDED',
-        `Rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfterSeconds ?? decision.resetSeconds} s`,
+        `Rate limit of ${rateLimit.limit} requests exceeded; retry in ${rateLimit.retryAfterSeconds ?? rateLimit.resetSeconds} s`,
       );
     }
-    const usage = await deps.usage.record(verified.usage, now);
-    if (!usage.allowed) {
+    if (!usage?.allowed) {
       throw new AppError('API_KEY_USAGE_LIMIT_REACHED', 'This API key has used its whole usage limit');
     }
   };

@@ -1,4 +1,4 @@
-import type { RateLimitDecision } from './limiter';
+import type { RateLimitDecision } from './decision';
 
 /**
  * The rate-limit headers every key-authenticated response carries (DESIGN "Rate limit"); the reset

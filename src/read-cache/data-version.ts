@@ -10,17 +10,23 @@ import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
  * (a restart without persistence, an eviction) starts from a token no cached answer was ever made
  * under. A version key lives a day after its last change; a new token then is only a cache miss.
  */
-const VERSION_TTL_SECONDS = 24 * 3600;
+export const VERSION_TTL_SECONDS = 24 * 3600;
 
-/** KEYS[1] the store's version; ARGV[1] a fresh token, used when there is none; ARGV[2] TTL seconds. */
-const currentVersionLua = `
-local version = redis.call('GET', KEYS[1])
-if version then return version end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-return ARGV[1]
+/**
+ * The store's version, set to `fresh` when there is none: a Lua function, also part of the
+ * admission script (src/admission/admission.lua.ts), which reads it for API-key requests.
+ */
+export const currentVersionLua = `
+local function current_version(key, fresh, ttl)
+  local version = redis.call('GET', key)
+  if version then return version end
+  redis.call('SET', key, fresh, 'EX', ttl)
+  return fresh
+end
 `;
 
-const token = () => randomBytes(9).toString('base64url');
+/** A new version token. */
+export const versionToken = () => randomBytes(9).toString('base64url');
 
 export class DataVersions {
   private readonly currentScript: ScriptCall;
@@ -32,7 +38,12 @@ export class DataVersions {
     private readonly redis: Redis,
     private readonly options: { keyPrefix: string; timeoutMs: number; logger: Logger },
   ) {
-    this.currentScript = defineScript(redis, 'commerceDataVersion', currentVersionLua, 1);
+    this.currentScript = defineScript(
+      redis,
+      'commerceDataVersion',
+      `${currentVersionLua} return current_version(KEYS[1], ARGV[1], ARGV[2])`,
+      1,
+    );
     this.guard = new RedisGuard(options.logger, 'read cache', {
       timeoutMs: options.timeoutMs,
       retryMs: 1000,
@@ -45,10 +56,13 @@ export class DataVersions {
     });
   }
 
-  /** The store's version now, or undefined when Redis cannot say (then nothing is cached). */
+  /**
+   * The store's version now, or undefined when Redis cannot say (then nothing is cached). API-key
+   * requests get it from the admission script instead, in the same round trip as the rate limit.
+   */
   async current(storeId: string): Promise<string | undefined> {
     const version = await this.guard.attempt(() =>
-      this.currentScript(this.key(storeId), token(), VERSION_TTL_SECONDS),
+      this.currentScript(this.key(storeId), versionToken(), VERSION_TTL_SECONDS),
     );
     return typeof version === 'string' ? version : undefined;
   }
@@ -56,12 +70,13 @@ export class DataVersions {
   /** Replaces the store's version; false when Redis did not take it. */
   async bump(storeId: string): Promise<boolean> {
     const done = await this.bumpGuard.attempt(() =>
-      this.redis.set(this.key(storeId), token(), 'EX', VERSION_TTL_SECONDS),
+      this.redis.set(this.key(storeId), versionToken(), 'EX', VERSION_TTL_SECONDS),
     );
     return done === 'OK';
   }
 
-  private key(storeId: string) {
+  /** The Redis key holding the store's version. */
+  key(storeId: string) {
     return `${this.options.keyPrefix}${storeId}`;
   }
 }

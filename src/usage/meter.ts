@@ -1,15 +1,22 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../../prisma/generated/client/client';
-import { RedisGuard } from '../ratelimit/redis-guard';
 import { MemoryUsageCounter } from './memory-usage';
 import { type MeteredKey, type UsageDelta, utcDay } from './pending';
 import { RedisUsageCounter } from './redis-usage';
 import { writeUsage } from './write-usage';
 
 export interface UsageMeter {
-  /** Counts one request of the key unless its usage limit is reached; exact under concurrency. */
-  record(key: MeteredKey, now: Date): Promise<{ allowed: boolean; used: number }>;
+  /**
+   * The Redis keys the admission script counts this API key's usage in (the total the limit is
+   * enforced on, the pending hash, the dirty set); null without Redis.
+   */
+  redisKeys(keyId: string): [total: string, pending: string, dirty: string] | null;
+  /**
+   * Counts one request of the key in this process unless its usage limit is reached: without Redis
+   * or while it fails (the limit then holds per process).
+   */
+  recordLocally(key: MeteredKey, now: Date): { allowed: boolean; used: number };
   /**
    * Moves counted usage to PostgreSQL: ApiKey.usageCount (+=), lastUsedAt (max), ApiKeyDailyUsage
    * (UTC day buckets, upsert +=). Returns the number of keys flushed.
@@ -21,21 +28,19 @@ export interface UsageMeter {
 const FLUSH_BATCH = 200;
 
 /**
- * DESIGN "API keys", usage: counted exactly in Redis as requests arrive (the usage limit is enforced
- * on that count) and flushed to PostgreSQL by a periodic job. Without Redis, or while it fails, usage
- * is counted in this process (the limit then holds per process) and flushed by this process's flush().
+ * DESIGN "API keys", usage: counted exactly in Redis as requests arrive, by the admission script in
+ * the same step as the rate limit (src/admission; the usage limit is enforced on that count), and
+ * flushed to PostgreSQL by a periodic job. Without Redis, or while it fails, usage is counted in this
+ * process (the limit then holds per process) and flushed by this process's flush().
  */
 export function createUsageMeter(options: {
   redis: Redis | null;
   logger: Logger;
   keyPrefix?: string;
-  /** Longest wait for Redis before this request is counted in memory (default 100 ms). */
-  redisTimeoutMs?: number;
 }): UsageMeter {
   const logger = options.logger.child({ component: 'usage' });
   const memory = new MemoryUsageCounter();
   const shared = options.redis ? new RedisUsageCounter(options.redis, options.keyPrefix ?? 'usage:') : null;
-  const guard = new RedisGuard(logger, 'usage', { timeoutMs: options.redisTimeoutMs ?? 100, retryMs: 1000 });
 
   /** Writes one batch; on failure the batch goes back where it came from, for the next flush. */
   const write = async (
@@ -57,14 +62,9 @@ export function createUsageMeter(options: {
   };
 
   return {
-    async record(key, now) {
-      const day = utcDay(now);
-      if (shared) {
-        const result = await guard.attempt(() => shared.record(key, day, now.getTime()));
-        if (result) return result;
-      }
-      return memory.record(key, day, now.getTime());
-    },
+    redisKeys: (keyId) => shared?.keysOf(keyId) ?? null,
+
+    recordLocally: (key, now) => memory.record(key, utcDay(now), now.getTime()),
 
     async flush(prisma) {
       const flushed = new Set<string>();

@@ -1,14 +1,16 @@
 import type { Redis } from 'ioredis';
 import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
-import type { MeteredKey, UsageDelta } from './pending';
-import { claimUsageLua, recordUsageLua, restoreUsageLua } from './usage.lua';
+import type { UsageDelta } from './pending';
+import { claimUsageLua, restoreUsageLua } from './usage.lua';
 
 /** A running total is kept this long after the key's last request, then re-seeded from PostgreSQL. */
-const TOTAL_TTL_SECONDS = 30 * 24 * 3600;
+export const TOTAL_TTL_SECONDS = 30 * 24 * 3600;
 
-/** Usage counted in Redis, exact across every API process (scripts in usage.lua.ts). */
+/**
+ * Usage counted in Redis, exact across every API process (scripts in usage.lua.ts). Requests are
+ * counted by the admission script (src/admission); this side names the keys and flushes them.
+ */
 export class RedisUsageCounter {
-  private readonly recordScript: ScriptCall;
   private readonly claimScript: ScriptCall;
   private readonly restoreScript: ScriptCall;
   private readonly dirtyKey: string;
@@ -17,25 +19,14 @@ export class RedisUsageCounter {
     private readonly redis: Redis,
     private readonly prefix: string,
   ) {
-    this.recordScript = defineScript(redis, 'commerceRecordUsage', recordUsageLua, 3);
     this.claimScript = defineScript(redis, 'commerceClaimUsage', claimUsageLua);
     this.restoreScript = defineScript(redis, 'commerceRestoreUsage', restoreUsageLua, 2);
     this.dirtyKey = `${prefix}dirty`;
   }
 
-  async record(key: MeteredKey, day: string, nowMs: number): Promise<{ allowed: boolean; used: number }> {
-    const [allowed, used] = (await this.recordScript(
-      `${this.prefix}total:${key.id}`,
-      this.pendingKey(key.id),
-      this.dirtyKey,
-      key.id,
-      key.usageCount.toString(),
-      key.usageLimit === null ? '' : key.usageLimit,
-      day,
-      nowMs,
-      TOTAL_TTL_SECONDS,
-    )) as [number, number];
-    return { allowed: allowed === 1, used };
+  /** The keys `record_usage` (usage.lua.ts) takes for this API key: its total, pending hash, dirty set. */
+  keysOf(keyId: string): [total: string, pending: string, dirty: string] {
+    return [`${this.prefix}total:${keyId}`, this.pendingKey(keyId), this.dirtyKey];
   }
 
   /** Ids of the keys with usage pending. */

@@ -6,34 +6,38 @@
  */
 
 /**
- * Counts one request unless the limit is reached, in one atomic step.
- * KEYS[1] total, KEYS[2] pending, KEYS[3] dirty
- * ARGV    key id, usage count in PostgreSQL, limit ('' = none), UTC day, now ms, total TTL seconds
- * Returns { allowed 0|1, total }
+ * Counts one request unless the limit is reached, in one atomic step: a Lua function for the
+ * admission script (src/admission/admission.lua.ts), which calls it only for requests the rate limit
+ * admitted.
+ * total_key, pending_key, dirty_key   the key's total and pending hash, and the dirty set
+ * key_id, stored (usage count in PostgreSQL), limit ('' = none), day (UTC), now (ms), ttl (seconds)
+ * Returns allowed 0|1, the total after
  *
  * The total is seeded from the caller's PostgreSQL value by the first process to see the key, and
  * raised to it should it ever be behind (PostgreSQL only holds counted requests, so that is always
  * safe: it happens when requests counted in process memory during a Redis outage were flushed).
  */
 export const recordUsageLua = `
-local total = tonumber(redis.call('GET', KEYS[1]) or '-1')
-if total < tonumber(ARGV[2]) then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[6])
-  total = tonumber(ARGV[2])
+local function record_usage(total_key, pending_key, dirty_key, key_id, stored, limit, day, now, ttl)
+  local total = tonumber(redis.call('GET', total_key) or '-1')
+  if total < tonumber(stored) then
+    redis.call('SET', total_key, stored, 'EX', ttl)
+    total = tonumber(stored)
+  end
+  limit = tonumber(limit)
+  if limit ~= nil and total >= limit then
+    return 0, total
+  end
+  total = redis.call('INCR', total_key)
+  redis.call('EXPIRE', total_key, ttl)
+  redis.call('HINCRBY', pending_key, 'd:' .. day, 1)
+  local last = tonumber(redis.call('HGET', pending_key, 'last') or '0')
+  if tonumber(now) > last then
+    redis.call('HSET', pending_key, 'last', now)
+  end
+  redis.call('SADD', dirty_key, key_id)
+  return 1, total
 end
-local limit = tonumber(ARGV[3])
-if limit ~= nil and total >= limit then
-  return { 0, total }
-end
-total = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ARGV[6])
-redis.call('HINCRBY', KEYS[2], 'd:' .. ARGV[4], 1)
-local last = tonumber(redis.call('HGET', KEYS[2], 'last') or '0')
-if tonumber(ARGV[5]) > last then
-  redis.call('HSET', KEYS[2], 'last', ARGV[5])
-end
-redis.call('SADD', KEYS[3], ARGV[1])
-return { 1, total }
 `;
 
 /**

@@ -5,6 +5,7 @@ import { connectDatabase, type Database } from '../../src/db';
 import { createLogger } from '../../src/logger';
 import { connectRedis } from '../../src/redis';
 import { createUsageMeter } from '../../src/usage/meter';
+import { admissionOn } from '../helpers/admission';
 import { createDatabaseFromTemplate, redisUrl } from '../helpers/databases';
 import { makeKey, makeStore } from '../helpers/factories';
 import { deleteKeys, ready, testPrefix } from '../helpers/redis-prefix';
@@ -32,10 +33,10 @@ describe('flush_usage', () => {
   it('moves the usage counted in Redis to the key and its daily bucket', async () => {
     const store = await makeStore(db.prisma);
     const { keyId } = await makeKey(db.prisma, store.id, { usageLimit: 10 });
-    const meter = createUsageMeter({ redis, logger, keyPrefix: prefix });
+    const { usage: meter, record } = admissionOn(redis, { keyPrefix: prefix, logger });
     const key = { id: keyId, storeId: store.id, usageLimit: 10, usageCount: 0n };
     const usedAt = new Date('2026-03-01T08:30:00.000Z');
-    for (let i = 0; i < 3; i++) expect((await meter.record(key, usedAt)).allowed).toBe(true);
+    for (let i = 0; i < 3; i++) expect((await record(key, usedAt)).allowed).toBe(true);
 
     const { taskList } = processTasks({ usageMeter: meter, prisma: db.prisma });
     await quickAddJob({ pgPool: db.pool }, 'flush_usage', {});

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { Redis } from 'ioredis';
-import { createRateLimiter } from '../../src/ratelimit/limiter';
 import { RedisGuard } from '../../src/ratelimit/redis-guard';
 import { connectRedis } from '../../src/redis';
+import { admissionOn } from '../helpers/admission';
 import { redisUrl } from '../helpers/databases';
 import { freePort } from '../helpers/process';
 import { captureLogs, deleteKeys, ready, testPrefix, unreachableRedis } from '../helpers/redis-prefix';
@@ -13,7 +13,7 @@ const t0 = Date.UTC(2026, 2, 1, 12, 0, 0);
 const newKey = () => `key_${randomBytes(8).toString('hex')}`;
 
 const limiterWarnings = (lines: { msg: string; level: number }[]) =>
-  lines.filter((line) => line.level === 40 && line.msg.startsWith('rate limit:'));
+  lines.filter((line) => line.level === 40 && line.msg.startsWith('rate limit and usage:'));
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
@@ -28,7 +28,7 @@ describe('rate limiter when Redis is unreachable', () => {
   it('answers from process memory within ~100 ms, holds the limit, and warns once per outage', async () => {
     const { logger, lines } = captureLogs();
     redis = await unreachableRedis();
-    const rateLimiter = createRateLimiter({ redis, max: 5, windowSeconds: 60, logger, keyPrefix: prefix });
+    const rateLimiter = admissionOn(redis, { keyPrefix: prefix, logger, max: 5, windowSeconds: 60 });
     const key = newKey();
 
     const results = [];
@@ -82,7 +82,7 @@ describe('rate limiter when Redis stops answering', () => {
     try {
       await ready(redis);
       const { logger, lines } = captureLogs();
-      const rateLimiter = createRateLimiter({ redis, max: 3, windowSeconds: 60, logger, keyPrefix: prefix });
+      const rateLimiter = admissionOn(redis, { keyPrefix: prefix, logger, max: 3, windowSeconds: 60 });
       const key = newKey();
       expect(await rateLimiter.consume(key, t0)).toMatchObject({ allowed: true, source: 'redis' });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createRateLimiter } from '../../src/ratelimit/limiter';
 import { connectRedis } from '../../src/redis';
+import { admissionOn } from '../helpers/admission';
 import { redisUrl } from '../helpers/databases';
 import { captureLogs, deleteKeys, ready, testPrefix } from '../helpers/redis-prefix';
 
@@ -22,8 +22,9 @@ afterAll(async () => {
 
 const t0 = Date.UTC(2026, 2, 1, 12, 0, 0);
 const newKey = () => `key_${randomBytes(8).toString('hex')}`;
+/** The rate limit as API processes apply it: the admission step, for keys without a usage limit. */
 const limiter = (redis: Redis | null, max = 140, windowSeconds = 60) =>
-  createRateLimiter({ redis, max, windowSeconds, logger, keyPrefix: prefix, redisTimeoutMs: 2000 });
+  admissionOn(redis, { keyPrefix: prefix, logger, max, windowSeconds, redisTimeoutMs: 2000 });
 
 describe('rate limiter on Redis (exact sliding window)', () => {
   it('allows 140 requests, rejects the 141st until the oldest leaves the window, then allows one more', async () => {
@@ -98,7 +99,7 @@ describe('rate limiter on Redis (exact sliding window)', () => {
     await rateLimiter.consume(k1, t0);
     expect((await rateLimiter.consume(k1, t0)).allowed).toBe(false);
     expect((await rateLimiter.consume(k2, t0)).allowed).toBe(true);
-    const ttl = await first.pttl(prefix + k1);
+    const ttl = await first.pttl(`${prefix}rl:${k1}`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { connectDatabase, type Database } from '../../src/db';
 import { connectRedis } from '../../src/redis';
-import { createUsageMeter, type UsageMeter } from '../../src/usage/meter';
+import { admissionOn } from '../helpers/admission';
 import { createDatabaseFromTemplate, redisUrl } from '../helpers/databases';
 import { makeKey, makeStore } from '../helpers/factories';
 import { freePort } from '../helpers/process';
@@ -31,12 +31,20 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** Meters sharing one Redis namespace of their own (one per test, under this file's prefix). */
-function metersOn(...connections: (Redis | null)[]): UsageMeter[] {
+/**
+ * API processes' usage counting (admission, with a rate limit that never refuses, and the usage
+ * meter's flush) sharing one Redis namespace of their own (one per test, under this file's prefix).
+ */
+function metersOn(...connections: (Redis | null)[]) {
   const keyPrefix = `${filePrefix}${meters++}:`;
-  return connections.map((redis) =>
-    createUsageMeter({ redis, logger: captureLogs().logger, keyPrefix, redisTimeoutMs: 2000 }),
-  );
+  return connections.map((redis) => {
+    const { record, usage } = admissionOn(redis, {
+      keyPrefix,
+      logger: captureLogs().logger,
+      redisTimeoutMs: 2000,
+    });
+    return { record, flush: usage.flush };
+  });
 }
 
 async function keyWith(fields: { usageLimit?: number | null; usageCount?: number } = {}) {
@@ -198,13 +206,16 @@ describe('usage meter without Redis', () => {
     const redis = await unreachableRedis();
     try {
       const { logger, lines } = captureLogs();
-      const meter = createUsageMeter({ redis, logger, keyPrefix: `${filePrefix}down:` });
+      const { record, usage } = admissionOn(redis, { keyPrefix: `${filePrefix}down:`, logger });
+      const meter = { record, flush: usage.flush };
       const key = await keyWith({ usageLimit: 2 });
       const results = [];
       for (let i = 0; i < 3; i++) results.push(await meter.record(key, now));
       expect(results.map((r) => r.allowed)).toEqual([true, true, false]);
       expect(
-        lines.filter((line) => line.level === 40 && line.msg.startsWith('usage: redis unavailable')),
+        lines.filter(
+          (line) => line.level === 40 && line.msg.startsWith('rate limit and usage: redis unavailable'),
+        ),
       ).toHaveLength(1);
       expect(await meter.flush(db.prisma)).toBe(1);
       expect((await stored(key.id)).usageCount).toBe(2n);

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { DataVersions } from '../../src/read-cache/data-version';
+import { connectRedis } from '../../src/redis';
+import type { MeteredKey } from '../../src/usage/pending';
+import { admissionOn } from '../helpers/admission';
+import { redisUrl } from '../helpers/databases';
+import { captureLogs, deleteKeys, ready, testPrefix } from '../helpers/redis-prefix';
+
+const prefix = testPrefix('admission');
+const { logger } = captureLogs();
+let redis: Redis;
+
+beforeAll(async () => {
+  redis = connectRedis(redisUrl, logger, { commandTimeoutMs: 2000 });
+  await ready(redis);
+});
+afterAll(async () => {
+  await deleteKeys(redis, prefix);
+  await redis.quit();
+});
+
+const t0 = new Date('2026-03-01T12:00:00.000Z');
+const later = (ms: number) => new Date(t0.getTime() + ms);
+const newKey = (fields: Partial<MeteredKey> = {}): MeteredKey => ({
+  id: `key_${randomBytes(8).toString('hex')}`,
+  storeId: `str_${randomBytes(8).toString('hex')}`,
+  usageLimit: null,
+  usageCount: 0n,
+  ...fields,
+});
+let namespaces = 0;
+const namespace = () => `${prefix}${namespaces++}:`;
+
+/** Counts the commands the connection sends while `body` runs. */
+async function commandsSent(connection: Redis, body: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const original = connection.sendCommand.bind(connection);
+  connection.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+    sent.push(command.name);
+    return (original as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof connection.sendCommand;
+  try {
+    await body();
+  } finally {
+    connection.sendCommand = original;
+  }
+  return sent;
+}
+
+describe.each([
+  ['in Redis', () => redis],
+  ['in process memory (no Redis)', () => null],
+])('admission %s', (_where, connection) => {
+  it('does not count a request the rate limit refuses as usage', async () => {
+    const { admission } = admissionOn(connection(), { keyPrefix: namespace(), logger, max: 2 });
+    const key = newKey({ usageLimit: 10 });
+    const first = await admission.admit(key, t0);
+    const second = await admission.admit(key, later(1));
+    const refused = await admission.admit(key, later(2));
+    expect([first.usage, second.usage]).toEqual([
+      { allowed: true, used: 1 },
+      { allowed: true, used: 2 },
+    ]);
+    expect(refused.rateLimit).toMatchObject({ allowed: false, retryAfterSeconds: 60 });
+    expect(refused.usage).toBeUndefined();
+    // Once the window has room again, the next request is the third counted, not the fourth.
+    expect((await admission.admit(key, later(60_000))).usage).toEqual({ allowed: true, used: 3 });
+  });
+
+  it('counts a request the usage limit refuses in the rate-limit window all the same', async () => {
+    const { admission } = admissionOn(connection(), { keyPrefix: namespace(), logger, max: 5 });
+    const key = newKey({ usageLimit: 1 });
+    expect((await admission.admit(key, t0)).usage).toEqual({ allowed: true, used: 1 });
+    const overQuota = await admission.admit(key, later(1));
+    expect(overQuota.usage).toEqual({ allowed: false, used: 1 });
+    expect(overQuota.rateLimit).toMatchObject({ allowed: true, remaining: 3 });
+  });
+});
+
+describe('admission in Redis', () => {
+  it('is one command per request, the store data version included when asked for', async () => {
+    const keyPrefix = namespace();
+    const versions = new DataVersions(redis, { keyPrefix: `${keyPrefix}version:`, timeoutMs: 2000, logger });
+    const { admission } = admissionOn(redis, { keyPrefix, logger, dataVersions: versions });
+    const key = newKey({ usageLimit: 100 });
+    await admission.admit(key, t0); // the script is loaded on the first call (EVALSHA, then EVAL)
+
+    let result: Awaited<ReturnType<typeof admission.admit>> | undefined;
+    const sent = await commandsSent(redis, async () => {
+      result = await admission.admit(key, later(1), { withDataVersion: true });
+    });
+    expect(sent).toEqual(['evalsha']);
+    expect(result).toMatchObject({ rateLimit: { allowed: true }, usage: { allowed: true, used: 2 } });
+    expect(result!.dataVersion).toEqual(expect.any(String));
+    // The same version a session's request reads; a replacement shows at the next request.
+    expect(await versions.current(key.storeId)).toBe(result!.dataVersion);
+    await versions.bump(key.storeId);
+    const next = await admission.admit(key, later(2), { withDataVersion: true });
+    expect(next.dataVersion).toBe(await versions.current(key.storeId));
+    expect(next.dataVersion).not.toBe(result!.dataVersion);
+  });
+
+  it('reads no data version for a refused request, nor when the read cache is off', async () => {
+    const keyPrefix = namespace();
+    const versions = new DataVersions(redis, { keyPrefix: `${keyPrefix}version:`, timeoutMs: 2000, logger });
+    const { admission } = admissionOn(redis, { keyPrefix, logger, max: 1, dataVersions: versions });
+    const key = newKey({ usageLimit: 100 });
+    expect((await admission.admit(key, t0, { withDataVersion: true })).dataVersion).toEqual(
+      expect.any(String),
+    );
+    expect((await admission.admit(key, later(1), { withDataVersion: true })).dataVersion).toBeUndefined();
+
+    const overQuota = newKey({ usageLimit: 1, usageCount: 1n });
+    const refusedByQuota = await admission.admit(overQuota, t0, { withDataVersion: true });
+    expect(refusedByQuota.usage).toEqual({ allowed: false, used: 1 });
+    expect(refusedByQuota.dataVersion).toBeUndefined();
+    expect(await redis.exists(versions.key(overQuota.storeId))).toBe(0);
+
+    const cacheOff = admissionOn(redis, { keyPrefix: namespace(), logger });
+    const other = newKey();
+    expect(
+      (await cacheOff.admission.admit(other, t0, { withDataVersion: true })).dataVersion,
+    ).toBeUndefined();
+  });
+});
