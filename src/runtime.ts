@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
-import { type Admission, createAdmission } from './admission/admission';
+import { createAdmission } from './admission/admission';
 import { type Authenticate, createAuthenticator } from './auth/authenticate';
 import { AuthInvalidation } from './auth/invalidation';
 import { KeyVerifier } from './auth/key-verifier';
@@ -20,7 +20,6 @@ export interface Runtime {
   authenticate: Authenticate;
   keys: KeyVerifier;
   invalidation: AuthInvalidation;
-  admission: Admission;
   usage: UsageMeter;
   readCache: ReadCache;
   start(): Promise<void>;
@@ -77,7 +76,6 @@ export function createRuntime(options: {
     authenticate,
     keys,
     invalidation,
-    admission,
     usage,
     readCache,
     start: () => invalidation.start(),

@@ -11,7 +11,7 @@ import { recordUsageLua } from '../usage/usage.lua';
  * KEYS[1] rate-limit sorted set; KEYS[2..4] usage total, pending hash, dirty set;
  * KEYS[5]  the store's data version, when asked for (numkeys 5 instead of 4)
  * ARGV     now ms, window ms, max, window member, key id, stored usage count, usage limit ('' = none),
- *          UTC day, usage total TTL s, a fresh version token, version TTL s
+ *          UTC day, usage total TTL s, then with KEYS[5] only: a fresh version token, version TTL s
  * Returns { allowed 0|1, count, oldest ('' when none), usage allowed 0|1 (-1: not counted),
  *           usage total (-1: not counted), version ('' when not read) }
  */

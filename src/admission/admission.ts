@@ -57,7 +57,7 @@ export function createAdmission(options: {
   const windowPrefix = options.keyPrefix ?? 'ratelimit:';
   const memory = new MemorySlidingWindow(window);
   const script = redis ? defineScript(redis, 'commerceAdmission', admissionLua) : null;
-  const guard = new RedisGuard(options.logger.child({ component: 'ratelimit' }), 'rate limit and usage', {
+  const guard = new RedisGuard(options.logger.child({ component: 'admission' }), 'rate limit and usage', {
     timeoutMs: options.redisTimeoutMs ?? 100,
     retryMs: 1000,
   });
@@ -67,7 +67,12 @@ export function createAdmission(options: {
     if (!script || !usageKeys) return undefined;
     const nowMs = now.getTime();
     const keys = [windowPrefix + key.id, ...usageKeys];
-    if (withDataVersion && dataVersions) keys.push(dataVersions.key(key.storeId));
+    // The version's arguments (a random token) are only made when the script is to read it.
+    const versionArgs: (string | number)[] = [];
+    if (withDataVersion && dataVersions) {
+      keys.push(dataVersions.key(key.storeId));
+      versionArgs.push(versionToken(), VERSION_TTL_SECONDS);
+    }
     const reply = await guard.attempt(
       () =>
         script(
@@ -82,12 +87,11 @@ export function createAdmission(options: {
           key.usageLimit === null ? '' : key.usageLimit,
           utcDay(now),
           TOTAL_TTL_SECONDS,
-          versionToken(),
-          VERSION_TTL_SECONDS,
+          ...versionArgs,
         ) as Promise<[number, number, string, number, number, string]>,
     );
     if (!reply) return undefined;
-    const [allowed, count, oldest, usageAllowed, used, version] = reply;
+    const [allowed, count, oldest, usageAllowed, used, dataVersion] = reply;
     const result: AdmissionResult = {
       rateLimit: rateLimitDecision(
         { allowed: allowed === 1, count, oldestMs: oldest === '' ? null : Number(oldest) },
@@ -97,7 +101,7 @@ export function createAdmission(options: {
       ),
     };
     if (usageAllowed !== -1) result.usage = { allowed: usageAllowed === 1, used };
-    if (version !== '') result.dataVersion = version;
+    if (dataVersion !== '') result.dataVersion = dataVersion;
     return result;
   };
 
