@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connectDatabase } from '../src/db';
+import { listen } from '../src/http/server';
 import { createLogger } from '../src/logger';
 import { issueApiKey } from '../src/modules/api-keys/issue';
 import { connectRedis } from '../src/redis';
@@ -72,13 +73,12 @@ async function run(databaseUrl: string) {
       },
     },
   });
-  const listen = async (app: ReturnType<typeof createApp>) => {
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const listenOn = async (app: ReturnType<typeof createApp>) => {
+    const server = await listen(app, 0, '127.0.0.1');
     return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   };
-  const a = await listen(withAuth);
-  const b = await listen(withoutAuth);
+  const a = await listenOn(withAuth);
+  const b = await listenOn(withoutAuth);
   const path = '/api/v1/category?limit=1';
   const headers = { 'tt-api-key': secret };
 

@@ -7,6 +7,7 @@ import { seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connectDatabase } from '../src/db';
+import { listen } from '../src/http/server';
 import { createLogger } from '../src/logger';
 import { issueApiKey } from '../src/modules/api-keys/issue';
 import { connectRedis } from '../src/redis';
@@ -104,12 +105,11 @@ async function run(databaseUrl: string) {
       ).secret,
     );
   }
-  const listen = async (app: ReturnType<typeof createApp>) => {
-    const listener = app.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve) => listener.once('listening', () => resolve()));
+  const listenOn = async (app: ReturnType<typeof createApp>) => {
+    const listener = await listen(app, 0, '127.0.0.1');
     return { listener, base: `http://127.0.0.1:${(listener.address() as AddressInfo).port}` };
   };
-  const { listener: server, base } = await listen(createApp({ config, redis, logger, runtime }));
+  const { listener: server, base } = await listenOn(createApp({ config, redis, logger, runtime }));
   const uncachedConfig = { ...config, readCache: { ...config.readCache, ttlMs: 0 } };
   const uncachedRuntime = createRuntime({
     config: uncachedConfig,
@@ -119,7 +119,7 @@ async function run(databaseUrl: string) {
     redisKeyPrefix: prefix,
   });
   await uncachedRuntime.start();
-  const uncached = await listen(
+  const uncached = await listenOn(
     createApp({ config: uncachedConfig, redis, logger, runtime: uncachedRuntime }),
   );
   const productPath = '/api/v1/product?limit=25';

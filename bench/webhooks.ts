@@ -4,6 +4,7 @@ import { startWorker, workerLogger } from '../jobs/worker';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connectDatabase, workerPoolSize } from '../src/db';
+import { listen } from '../src/http/server';
 import { createLogger } from '../src/logger';
 import { issueApiKey } from '../src/modules/api-keys/issue';
 import { emitEvent } from '../src/modules/events/outbox';
@@ -184,8 +185,7 @@ async function bench(databaseUrl: string) {
     where: { id: endpointId },
     data: { url: receiver.url('/latency') },
   });
-  const server = createApp({ config, redis: null, logger, runtime }).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
+  const server = await listen(createApp({ config, redis: null, logger, runtime }), 0, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const fromCommit: number[] = [];
   const fromRequest: number[] = [];

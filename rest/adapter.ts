@@ -6,6 +6,7 @@ import { AppError, classifyError, errorEnvelope } from '../src/errors';
 import { contextFromRequest } from '../src/graphql/context';
 import { sendRestError } from '../src/http/respond';
 import { type Reply, withIdempotency } from '../src/idempotency/reply';
+import { type CachedAnswer, cachedAnswer } from '../src/read-cache/answer';
 import type { ReadCache, ReadLookup } from '../src/read-cache/read-cache';
 import { readJsonBody } from './body';
 import { type CompiledRoute, compileRoutes, matchRoute } from './compile';
@@ -58,7 +59,7 @@ export function createRestRouter(deps: RestDeps): Router {
           )
         : { kind: 'off' };
       if (entry.readScopes) req.state.readCache = cached.kind;
-      if (cached.kind === 'hit') return sendJsonText(res, 200, cached.body);
+      if (cached.kind === 'hit') return sendAnswer(res, 200, cached.answer);
       const idempotencyKey = req.get('idempotency-key');
       const reply =
         idempotencyKey !== undefined && (req.method === 'POST' || req.method === 'PATCH')
@@ -74,9 +75,9 @@ export function createRestRouter(deps: RestDeps): Router {
             )
           : await run(entry, variables, req);
       if (cached.kind === 'miss' && !reply.error && reply.body !== undefined) {
-        const text = JSON.stringify(reply.body);
-        cached.remember(text);
-        return sendJsonText(res, reply.status, text);
+        const answer = cachedAnswer(JSON.stringify(reply.body), (body) => res.app.get('etag fn')?.(body));
+        cached.remember(answer);
+        return sendAnswer(res, reply.status, answer);
       }
       send(res, reply);
     } catch (error) {
@@ -111,10 +112,14 @@ function errorReply(error: unknown, req: Request): Reply {
   return { status: appError.status, body: errorEnvelope(appError, req.state.requestId), error: appError };
 }
 
-/** A body already serialized: the same headers res.json would set. */
-function sendJsonText(res: Response, status: number, text: string): void {
-  res.set('Content-Type', 'application/json');
-  res.status(status).send(text);
+/**
+ * A prepared answer: what res.json would send (headers, ETag made by the app's own function,
+ * 304 to a matching If-None-Match, no body for HEAD) without serializing or hashing again.
+ */
+function sendAnswer(res: Response, status: number, answer: CachedAnswer): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (answer.etag !== undefined) res.setHeader('ETag', answer.etag);
+  res.status(status).send(answer.body);
 }
 
 function send(res: Response, reply: Reply): void {

@@ -92,7 +92,7 @@ const schema = z
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
-    readCache: { ttlMs: env.READ_CACHE_TTL_MS, maxChars: env.READ_CACHE_MAX_MB * 1024 * 1024 },
+    readCache: { ttlMs: env.READ_CACHE_TTL_MS, maxBytes: env.READ_CACHE_MAX_MB * 1024 * 1024 },
     graphiql: env.GRAPHIQL ?? env.NODE_ENV !== 'production',
     seedDemo: env.SEED_DEMO,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import { type Config, ConfigError, loadConfig } from './config';
 import { connectDatabase, type Database, workerPoolSize } from './db';
 import { startEmbeddedPostgres } from './db/embedded';
 import { migrate } from './db/migrate';
+import { listen } from './http/server';
 import { createLogger } from './logger';
 import { connectRedis } from './redis';
 import { createRuntime } from './runtime';
@@ -66,10 +67,7 @@ async function main() {
   let server: Server | undefined;
   if (role !== 'worker') {
     const app = createApp({ config, redis, logger, runtime });
-    server = app.listen(config.port, config.host);
-    await new Promise<void>((resolve, reject) => {
-      server?.once('listening', resolve).once('error', reject);
-    });
+    server = await listen(app, config.port, config.host);
     logger.info('listening on http://%s:%d (GraphQL /graphql, REST /api/v1)', config.host, config.port);
     if (role === 'api') {
       // Usage counted in this process's memory (no Redis, or Redis down) is flushed by this process;

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { type GraphQLSchema, getOperationAST, parse } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 import type { Context } from '../context';
+import { cachedAnswer } from '../read-cache/answer';
 import { cacheableReadScopes } from '../read-cache/operation';
 import type { ReadCache } from '../read-cache/read-cache';
 
@@ -152,11 +153,12 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
       req.state.readCache = cached.kind;
       if (cached.kind === 'miss') req.state.rememberRead = cached.remember;
       if (cached.kind !== 'hit') return false;
+      const { body } = cached.answer;
       res.writeHead(200, {
         'content-type': `${read.mediaType}; charset=utf-8`,
-        'content-length': Buffer.byteLength(cached.body),
+        'content-length': body.length,
       });
-      res.end(cached.body);
+      res.end(body);
       return true;
     },
 
@@ -172,7 +174,7 @@ export function graphQLReadCache(schema: GraphQLSchema, readCache: ReadCache) {
               if (mutation) await readCache.afterMutation(ctx.principal);
               if (remember)
                 handleStreamOrSingleExecutionResult(payload, ({ result }) => {
-                  if (!result.errors && !result.extensions) remember(JSON.stringify(result));
+                  if (!result.errors && !result.extensions) remember(cachedAnswer(JSON.stringify(result)));
                 });
             },
           };

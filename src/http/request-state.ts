@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
+import type { CachedAnswer } from '../read-cache/answer';
 
 export interface RequestState {
   requestId: string;
@@ -14,7 +15,7 @@ export interface RequestState {
   /** What the read cache did for a cacheable read: answered it, will remember it, or stood aside. */
   readCache?: 'hit' | 'miss' | 'off';
   /** A cacheable GraphQL read that missed: where its answer is remembered once yoga has made it. */
-  rememberRead?: (body: string) => void;
+  rememberRead?: (answer: CachedAnswer) => void;
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */
   route?: string;
 }

@@ -1,21 +1,23 @@
-/** One remembered answer: the serialized body of a successful read, and what it was made under. */
+import type { CachedAnswer } from './answer';
+
+/** One remembered answer of a successful read, and what it was made under. */
 export interface CachedRead {
   storeId: string;
   version: string;
-  body: string;
+  answer: CachedAnswer;
   expiresAt: number;
 }
 
 /**
  * This process's remembered answers, least recently used first out, bounded by the size of their
- * keys and bodies (in characters); each expires `ttlMs` after it was made whatever happens to its store's
+ * keys and bodies (in bytes); each expires `ttlMs` after it was made whatever happens to its store's
  * version. Timing is the process's real clock: it bounds how old an answer can be, not a request's time.
  */
 export class CachedReads {
   private readonly entries = new Map<string, CachedRead>();
   private size = 0;
 
-  constructor(private readonly options: { maxChars: number; ttlMs: number }) {}
+  constructor(private readonly options: { maxBytes: number; ttlMs: number }) {}
 
   get(key: string, nowMs: number): CachedRead | undefined {
     const entry = this.entries.get(key);
@@ -30,12 +32,12 @@ export class CachedReads {
   }
 
   set(key: string, entry: Omit<CachedRead, 'expiresAt'>, nowMs: number): void {
-    if (sizeOf(key, entry) > this.options.maxChars) return;
+    if (sizeOf(key, entry) > this.options.maxBytes) return;
     this.remove(key);
     this.entries.set(key, { ...entry, expiresAt: nowMs + this.options.ttlMs });
     this.size += sizeOf(key, entry);
     for (const oldest of this.entries.keys()) {
-      if (this.size <= this.options.maxChars) break;
+      if (this.size <= this.options.maxBytes) break;
       this.remove(oldest);
     }
   }
@@ -53,4 +55,5 @@ export class CachedReads {
   }
 }
 
-const sizeOf = (key: string, entry: { body: string }) => key.length + entry.body.length;
+const sizeOf = (key: string, entry: { answer: CachedAnswer }) =>
+  Buffer.byteLength(key) + entry.answer.body.length;

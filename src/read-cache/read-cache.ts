@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import { holdsPair, type Principal } from '../auth/principal';
+import type { CachedAnswer } from './answer';
 import type { DataVersions } from './data-version';
 import { CachedReads } from './entries';
 
-/** What to do with a cacheable read: answer with a remembered body, or run it (and remember it). */
+/** What to do with a cacheable read: answer with a remembered answer, or run it (and remember it). */
 export type ReadLookup =
-  | { kind: 'hit'; body: string }
-  | { kind: 'miss'; remember(body: string): void }
+  | { kind: 'hit'; answer: CachedAnswer }
+  | { kind: 'miss'; remember(answer: CachedAnswer): void }
   | { kind: 'off' };
 
 export interface ReadCache {
@@ -14,7 +15,7 @@ export interface ReadCache {
   readonly enabled: boolean;
   /**
    * Before a cacheable read (`key` names the door, operation and variables) by an authenticated
-   * caller: a body remembered under `version`, the store's data version read during authentication
+   * caller: an answer remembered under `version`, the store's data version read during authentication
    * (undefined when Redis could not say: nothing is cached), if the caller holds every pair in
    * `scopes` (the operation's root fields'). A caller lacking one runs the operation, which refuses
    * it exactly as it would uncached.
@@ -42,14 +43,14 @@ export const noReadCache: ReadCache = { enabled: false, lookup: () => off, after
 export function createReadCache(options: {
   versions: DataVersions | null;
   ttlMs: number;
-  maxChars: number;
+  maxBytes: number;
   logger: Logger;
 }): ReadCache {
   const { versions, ttlMs } = options;
   if (!versions) return noReadCache;
   const logger = options.logger.child({ component: 'read-cache' });
-  const enabled = ttlMs > 0 && options.maxChars > 0;
-  const reads = new CachedReads({ maxChars: options.maxChars, ttlMs });
+  const enabled = ttlMs > 0 && options.maxBytes > 0;
+  const reads = new CachedReads({ maxBytes: options.maxBytes, ttlMs });
   /**
    * Stores whose version could not be replaced after a mutation, in the order their distrust ends:
    * this process neither answers from nor remembers their reads until then.
@@ -73,14 +74,14 @@ export function createReadCache(options: {
       if (!trusts(storeId, Date.now())) return off;
       const storeKey = `${storeId} ${key}`;
       const entry = reads.get(storeKey, Date.now());
-      if (entry?.version === version) return { kind: 'hit', body: entry.body };
+      if (entry?.version === version) return { kind: 'hit', answer: entry.answer };
       const failuresAtLookup = failures;
       return {
         kind: 'miss',
-        remember: (body) => {
+        remember: (answer) => {
           const now = Date.now();
           if (failures === failuresAtLookup && trusts(storeId, now))
-            reads.set(storeKey, { storeId, version, body }, now);
+            reads.set(storeKey, { storeId, version, answer }, now);
         },
       };
     },

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/db';
+import { listen } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
 import { connectRedis } from '../../src/redis';
 import { createRuntime, type Runtime } from '../../src/runtime';
@@ -76,8 +77,7 @@ export async function startTestServer(
   });
   await runtime.start();
   const app = createApp({ config, redis, logger, runtime });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const server = await listen(app, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const request = (path: string, init: RequestInit & { key?: string } = {}) => {

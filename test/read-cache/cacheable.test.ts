@@ -1,5 +1,6 @@
 import { parse } from 'graphql';
 import type { Redis } from 'ioredis';
+import { cachedAnswer } from '../../src/read-cache/answer';
 import { DataVersions } from '../../src/read-cache/data-version';
 import { CachedReads } from '../../src/read-cache/entries';
 import { cacheableReadScopes } from '../../src/read-cache/operation';
@@ -35,31 +36,36 @@ describe('which operations the read cache may answer', () => {
 });
 
 describe("a process's cached answers", () => {
-  const entry = (storeId: string, body: string) => ({ storeId, version: 'v1', body });
+  const entry = (storeId: string, body: string) => ({
+    storeId,
+    version: 'v1',
+    answer: { body: Buffer.from(body) },
+  });
+  const bodyOf = (read: { answer: { body: Buffer } } | undefined) => read?.answer.body.toString();
 
   it('are bounded by the size of their bodies, least recently used out first', () => {
-    const reads = new CachedReads({ maxChars: 10, ttlMs: 1000 });
+    const reads = new CachedReads({ maxBytes: 10, ttlMs: 1000 });
     reads.set('a', entry('s', 'aaaa'), 0);
     reads.set('b', entry('s', 'bbbb'), 0);
-    expect(reads.get('a', 1)?.body).toBe('aaaa'); // now b is the least recently used
+    expect(bodyOf(reads.get('a', 1))).toBe('aaaa'); // now b is the least recently used
     reads.set('c', entry('s', 'cccc'), 1);
     expect(reads.get('b', 2)).toBeUndefined();
-    expect(reads.get('a', 2)?.body).toBe('aaaa');
-    expect(reads.get('c', 2)?.body).toBe('cccc');
+    expect(bodyOf(reads.get('a', 2))).toBe('aaaa');
+    expect(bodyOf(reads.get('c', 2))).toBe('cccc');
     reads.set('huge', entry('s', 'x'.repeat(11)), 2);
     expect(reads.get('huge', 3)).toBeUndefined();
   });
 
   it('expire after their time to live, and are forgotten per store', () => {
-    const reads = new CachedReads({ maxChars: 100, ttlMs: 1000 });
+    const reads = new CachedReads({ maxBytes: 100, ttlMs: 1000 });
     reads.set('a', entry('s1', 'one'), 0);
     reads.set('b', entry('s2', 'two'), 0);
-    expect(reads.get('a', 999)?.body).toBe('one');
+    expect(bodyOf(reads.get('a', 999))).toBe('one');
     expect(reads.get('a', 1000)).toBeUndefined();
     reads.set('a', entry('s1', 'one'), 1000);
     reads.forgetStore('s1');
     expect(reads.get('a', 1001)).toBeUndefined();
-    expect(reads.get('b', 999)?.body).toBe('two');
+    expect(bodyOf(reads.get('b', 999))).toBe('two');
   });
 });
 
@@ -74,7 +80,7 @@ describe('after a mutation whose version could not be replaced', () => {
   const cacheWith = (ttlMs: number) => {
     const { logger, lines } = captureLogs('warn');
     const versions = new DataVersions(redis, { keyPrefix: testPrefix('versions'), timeoutMs: 100, logger });
-    return { cache: createReadCache({ versions, ttlMs, maxChars: 1000, logger }), lines };
+    return { cache: createReadCache({ versions, ttlMs, maxBytes: 1000, logger }), lines };
   };
 
   it('the store is not answered from memory for READ_CACHE_TTL_MS, and a warning says so', async () => {
@@ -90,7 +96,7 @@ describe('after a mutation whose version could not be replaced', () => {
     expect(running.kind).toBe('miss');
     await cache.afterMutation(principal);
     await new Promise((resolve) => setTimeout(resolve, 80)); // past the store's distrust
-    if (running.kind === 'miss') running.remember('old rows');
+    if (running.kind === 'miss') running.remember(cachedAnswer('old rows'));
     expect(cache.lookup(principal, 'v1', 'list', ['PRODUCTS:READ']).kind).toBe('miss');
   });
 });

@@ -4,6 +4,7 @@ import { createLogger } from '../../src/logger';
 import { connectRedis } from '../../src/redis';
 import { redisUrl } from '../helpers/databases';
 import { makeKey, makeStoreWithKey } from '../helpers/factories';
+import { ready } from '../helpers/redis-prefix';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -72,6 +73,38 @@ describe('repeated catalogue reads', () => {
     expect(Number(again.res.headers.get('x-ratelimit-remaining'))).toBe(
       Number(first.res.headers.get('x-ratelimit-remaining')) - 1,
     );
+  });
+
+  it("REST: a conditional GET with the page's ETag is 304 without a body, remembered or just run; HEAD has no body", async () => {
+    const page = await rest()();
+    const etag = page.headers.get('etag') as string;
+    expect(etag).toMatch(/^W\/"/);
+    // fetch would add `Cache-Control: no-cache` beside If-None-Match, which asks for the whole page.
+    const conditional = () =>
+      server.request(LIST, {
+        key: store.key,
+        headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' },
+      });
+    const remembered = await measured(conditional);
+    expect({
+      status: remembered.res.status,
+      text: remembered.text,
+      statements: remembered.statements,
+    }).toEqual({
+      status: 304,
+      text: '',
+      statements: 0,
+    });
+    expect(remembered.res.headers.get('etag')).toBe(etag);
+    // A mutation of the store that leaves its products as they were: a new data version, the same page.
+    await create('/api/v1/customer', { email: 'etag@example.test' });
+    const rerun = await measured(conditional);
+    expect(rerun.statements).toBeGreaterThan(0);
+    expect(rerun.res.status).toBe(304);
+    const head = await server.request(LIST, { key: store.key, method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(etag);
+    expect(await head.text()).toBe('');
   });
 
   it('GraphQL: the same, with the media type yoga negotiates', async () => {
@@ -302,8 +335,9 @@ describe('what a cached answer never skips', () => {
 
 describe('when the version cannot be trusted', () => {
   let redis: Redis;
-  beforeAll(() => {
+  beforeAll(async () => {
     redis = connectRedis(redisUrl, createLogger('silent'));
+    await ready(redis); // commands fail rather than queue until it is connected
   });
   afterAll(() => redis.disconnect());
 

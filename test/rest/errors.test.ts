@@ -13,6 +13,7 @@ import { createRestRouter } from '../../rest/adapter';
 import { route } from '../../rest/route';
 import type { RequestServices } from '../../src/context';
 import { requestState } from '../../src/http/request-state';
+import { listen } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
 import { noReadCache } from '../../src/read-cache/read-cache';
 import { makeKey, makeStore } from '../helpers/factories';
@@ -224,8 +225,7 @@ describe('request bodies on a REST route that takes one (test-only route table)'
         readCache: noReadCache,
       }),
     );
-    const listener = app.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve) => listener.once('listening', () => resolve()));
+    const listener = await listen(app, 0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
     close = () => new Promise<void>((resolve) => listener.close(() => resolve()));
   });

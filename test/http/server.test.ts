@@ -1,0 +1,42 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { listen } from '../../src/http/server';
+
+describe("the app's HTTP server", () => {
+  const app = express();
+  app.set('query parser', 'simple');
+  app.get('/echo/:name', (req, res) => {
+    res.status(201).json({ path: req.path, name: req.params.name, q: req.query.q, host: req.hostname });
+  });
+  let server: Server;
+  let base: string;
+  const arrived: Array<{ req: object | null; res: object | null }> = [];
+
+  beforeAll(async () => {
+    server = await listen(app, 0, '127.0.0.1');
+    // Runs before express sees the request: what the objects were born with.
+    server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+      arrived.push({ req: Object.getPrototypeOf(req), res: Object.getPrototypeOf(res) });
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("makes requests and responses with the app's prototypes, so express never swaps them", async () => {
+    const res = await fetch(`${base}/echo/ada?q=1`);
+    expect(arrived.at(-1)).toEqual({ req: app.request, res: app.response });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ path: '/echo/ada', name: 'ada', q: '1', host: '127.0.0.1' });
+  });
+
+  it('serves keep-alive requests one after another on one connection', async () => {
+    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/echo/n${i}`)).status).toBe(201);
+    expect(arrived.slice(-3).every((each) => each.req === app.request)).toBe(true);
+  });
+
+  it('rejects when the port is taken', async () => {
+    const port = (server.address() as AddressInfo).port;
+    await expect(listen(express(), port, '127.0.0.1')).rejects.toThrow(/EADDRINUSE/);
+  });
+});
