@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Express } from 'express';
 
 /**
@@ -12,12 +13,14 @@ import type { Express } from 'express';
  * place, express's swap changes nothing.
  */
 export function createAppServer(app: Express): Server {
-  function AppRequest(socket: unknown) {
-    return Reflect.construct(IncomingMessage, [socket], AppRequest);
+  // Constructors in Node's own style, so that `new` makes the object with the app's prototype and
+  // Node's constructor only initializes it (Reflect.construct with a new target measured 2x slower).
+  function AppRequest(this: IncomingMessage, socket: Socket) {
+    (IncomingMessage as unknown as Init).call(this, socket);
   }
   AppRequest.prototype = app.request;
-  function AppResponse(req: unknown, options: unknown) {
-    return Reflect.construct(ServerResponse, [req, options], AppResponse);
+  function AppResponse(this: ServerResponse, req: IncomingMessage, options: unknown) {
+    (ServerResponse as unknown as Init).call(this, req, options);
   }
   AppResponse.prototype = app.response;
   return createServer(
@@ -28,6 +31,8 @@ export function createAppServer(app: Express): Server {
     app,
   );
 }
+
+type Init = { call(self: object, ...args: unknown[]): void };
 
 /** Listens on `port` and `host`; resolves once listening, rejects if it cannot. */
 export function listen(app: Express, port: number, host: string): Promise<Server> {
