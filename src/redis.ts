@@ -30,3 +30,27 @@ export function connectRedis(
   });
   return redis;
 }
+
+/**
+ * For commands sent once per request: call it before sending. The connection's socket then holds
+ * its writes (cork) until the current turn of the event loop ends (setImmediate) and sends them
+ * together, so the requests read in one turn reach Redis in one write instead of one write each.
+ * On this machine a socket write cost as much CPU as the rest of a cached read's Redis work
+ * (bench/BASELINE.md, "One write per turn"). Replies and errors stay per command; a socket that is
+ * not writable (down, reconnecting) is left alone and ioredis fails the command as usual.
+ */
+export function writesPerTurn(redis: Redis): () => void {
+  let held: Redis['stream'] | null = null;
+  const release = () => {
+    held?.uncork();
+    held = null;
+  };
+  return () => {
+    if (held) return;
+    const stream = redis.stream;
+    if (!stream?.writable) return;
+    stream.cork();
+    held = stream;
+    setImmediate(release);
+  };
+}

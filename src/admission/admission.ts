@@ -6,6 +6,7 @@ import { MemorySlidingWindow } from '../ratelimit/memory-window';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
 import { type DataVersions, VERSION_TTL_SECONDS, versionToken } from '../read-cache/data-version';
+import { writesPerTurn } from '../redis';
 import type { UsageMeter } from '../usage/meter';
 import { type MeteredKey, utcDay } from '../usage/pending';
 import { TOTAL_TTL_SECONDS } from '../usage/redis-usage';
@@ -57,6 +58,7 @@ export function createAdmission(options: {
   const windowPrefix = options.keyPrefix ?? 'ratelimit:';
   const memory = new MemorySlidingWindow(window);
   const script = redis ? defineScript(redis, 'commerceAdmission', admissionLua) : null;
+  const holdWrites = redis ? writesPerTurn(redis) : () => {};
   const guard = new RedisGuard(options.logger.child({ component: 'admission' }), 'rate limit and usage', {
     timeoutMs: options.redisTimeoutMs ?? 100,
     retryMs: 1000,
@@ -73,23 +75,23 @@ export function createAdmission(options: {
       keys.push(dataVersions.key(key.storeId));
       versionArgs.push(versionToken(), VERSION_TTL_SECONDS);
     }
-    const reply = await guard.attempt(
-      () =>
-        script(
-          keys.length,
-          ...keys,
-          nowMs,
-          window.windowMs,
-          window.max,
-          `${nowMs}:${processTag}:${(sequence++).toString(36)}`,
-          key.id,
-          key.usageCount.toString(),
-          key.usageLimit === null ? '' : key.usageLimit,
-          utcDay(now),
-          TOTAL_TTL_SECONDS,
-          ...versionArgs,
-        ) as Promise<[number, number, string, number, number, string]>,
-    );
+    const reply = await guard.attempt(() => {
+      holdWrites();
+      return script(
+        keys.length,
+        ...keys,
+        nowMs,
+        window.windowMs,
+        window.max,
+        `${nowMs}:${processTag}:${(sequence++).toString(36)}`,
+        key.id,
+        key.usageCount.toString(),
+        key.usageLimit === null ? '' : key.usageLimit,
+        utcDay(now),
+        TOTAL_TTL_SECONDS,
+        ...versionArgs,
+      ) as Promise<[number, number, string, number, number, string]>;
+    });
     if (!reply) return undefined;
     const [allowed, count, oldest, usageAllowed, used, dataVersion] = reply;
     const result: AdmissionResult = {

@@ -123,4 +123,31 @@ describe('admission in Redis', () => {
       (await cacheOff.admission.admit(other, t0, { withDataVersion: true })).dataVersion,
     ).toBeUndefined();
   });
+
+  it('sends the admissions of one event-loop turn in one socket write, each with its own answer', async () => {
+    const { admission } = admissionOn(redis, { keyPrefix: namespace(), logger, max: 1 });
+    const key = newKey();
+    await admission.admit(key, t0); // loads the script on this connection
+    const socket = redis.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const writes: number[] = [];
+    const spies = (['_write', '_writev'] as const).map((method) => {
+      const original = socket[method];
+      socket[method] = function (this: unknown, ...args: unknown[]) {
+        writes.push(method === '_writev' ? (args[0] as unknown[]).length : 1);
+        return original.apply(this, args);
+      };
+      return () => {
+        socket[method] = original;
+      };
+    });
+    try {
+      const others = [newKey(), newKey(), newKey(), newKey()];
+      const results = await Promise.all([key, ...others].map((each) => admission.admit(each, later(1))));
+      // The first key's window (max 1) is full; the others each have room.
+      expect(results.map((r) => r.rateLimit.allowed)).toEqual([false, true, true, true, true]);
+      expect(writes).toEqual([5]);
+    } finally {
+      for (const restore of spies) restore();
+    }
+  });
 });
