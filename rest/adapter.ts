@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { Authenticate } from '../src/auth/authenticate';
 import type { RequestServices } from '../src/context';
@@ -23,13 +23,15 @@ export interface RestDeps {
   bodyLimitBytes: number;
 }
 
-/** /api/v1: each request is matched to one table entry and answered by running its GraphQL operation. */
-export function createRestRouter(deps: RestDeps): Router {
+/**
+ * /api/v1: each request is matched to one table entry and answered by running its GraphQL operation.
+ * One handler (mount it at /api/v1), which matches the table itself: no express router in between.
+ */
+export function createRestHandler(deps: RestDeps): RequestHandler {
   const compiled = compileRoutes(deps.schema, deps.routes);
   const readBody = readJsonBody(deps.bodyLimitBytes);
-  const router = Router();
 
-  router.use(async (req: Request, res: Response) => {
+  const handler = async (req: Request, res: Response) => {
     try {
       const match = matchRoute(compiled, req.method, req.path);
       if (match.kind === 'not-found') {
@@ -83,8 +85,8 @@ export function createRestRouter(deps: RestDeps): Router {
     } catch (error) {
       send(res, errorReply(error, req));
     }
-  });
-  return router;
+  };
+  return handler;
 
   /** Runs the route's operation; the answer is a status and a body, whatever happened. */
   async function run(entry: CompiledRoute, variables: Record<string, unknown>, req: Request): Promise<Reply> {

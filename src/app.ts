@@ -1,7 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { createRestRouter } from '../rest/adapter';
+import { createRestHandler } from '../rest/adapter';
 import { readJsonBody } from '../rest/body';
 import { buildOpenApiDocument } from '../rest/openapi';
 import { routeTable } from '../rest/routes';
@@ -41,11 +41,9 @@ export function createApp(deps: AppDeps): Express {
     processMetrics: deps.config.env !== 'test',
   });
   app.use(metrics.observe);
-  app.get('/metrics', metrics.serve);
-  app.use(healthRouter({ prisma: services.prisma, redis: deps.redis }));
 
   const readBody = readJsonBody(deps.config.bodyLimitBytes);
-  // Before the /api/v1 router, which would answer /api/v1/mcp as an unknown route.
+  // Before the /api/v1 handler, which would answer /api/v1/mcp as an unknown route.
   const mcp = createMcpHandler({
     services,
     authenticate,
@@ -61,7 +59,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(
     '/api/v1',
-    createRestRouter({
+    createRestHandler({
       services,
       authenticate,
       schema,
@@ -102,6 +100,10 @@ export function createApp(deps: AppDeps): Express {
     }
     return graphql(req, res);
   });
+
+  // After the doors, which most requests are for: express tries its layers in order.
+  app.get('/metrics', metrics.serve);
+  app.use(healthRouter({ prisma: services.prisma, redis: deps.redis }));
 
   // Whatever no door answered, and any error that escaped one, still gets the JSON error envelope.
   app.use((req, res) => {

@@ -36,18 +36,26 @@ export function requestState(logger: Logger) {
     const incoming = req.get('x-request-id');
     const requestId =
       incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;
+    // The request's child logger is made when something logs through it; the request line itself
+    // names the request id, and most requests log nothing else.
+    let log: Logger | undefined;
     req.state = {
       requestId,
-      log: logger.child({ requestId }),
+      get log() {
+        log ??= logger.child({ requestId });
+        return log;
+      },
       clientAddress: req.ip,
       principal: null,
       startedAt: process.hrtime.bigint(),
     };
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
+      if (!logger.isLevelEnabled('info')) return;
       const ms = Number(process.hrtime.bigint() - req.state.startedAt) / 1e6;
-      req.state.log.info(
+      logger.info(
         {
+          requestId,
           method: req.method,
           path: req.originalUrl.split('?')[0],
           status: res.statusCode,

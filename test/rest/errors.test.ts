@@ -9,7 +9,7 @@ import {
   GraphQLSchema,
   GraphQLString,
 } from 'graphql';
-import { createRestRouter } from '../../rest/adapter';
+import { createRestHandler } from '../../rest/adapter';
 import { route } from '../../rest/route';
 import type { RequestServices } from '../../src/context';
 import { requestState } from '../../src/http/request-state';
@@ -215,7 +215,7 @@ describe('request bodies on a REST route that takes one (test-only route table)'
     app.use(requestState(createLogger('silent')));
     app.use(
       '/api/v1',
-      createRestRouter({
+      createRestHandler({
         schema: echoSchema,
         routes,
         bodyLimitBytes: LIMIT,
