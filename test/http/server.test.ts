@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
 import express from 'express';
 import { listen } from '../../src/http/server';
 
@@ -12,6 +13,17 @@ describe("the app's HTTP server", () => {
   let server: Server;
   let base: string;
   const arrived: Array<{ req: object | null; res: object | null }> = [];
+  // V8's own answer to whether an object keeps fast (shape-based) properties or fell back to a
+  // dictionary, which makes every property access on it slow.
+  setFlagsFromString('--allow-natives-syntax');
+  const hasFastProperties = new Function('object', 'return %HasFastProperties(object)') as (
+    o: object,
+  ) => boolean;
+  const fast: boolean[] = [];
+  app.get('/fast', (req, res) => {
+    fast.push(hasFastProperties(req), hasFastProperties(res));
+    res.end();
+  });
 
   beforeAll(async () => {
     server = await listen(app, 0, '127.0.0.1');
@@ -28,6 +40,11 @@ describe("the app's HTTP server", () => {
     expect(arrived.at(-1)).toEqual({ req: app.request, res: app.response });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ path: '/echo/ada', name: 'ada', q: '1', host: '127.0.0.1' });
+  });
+
+  it('keeps fast properties on requests and responses', async () => {
+    for (let i = 0; i < 3; i++) await fetch(`${base}/fast`);
+    expect(fast).toEqual([true, true, true, true, true, true]);
   });
 
   it('serves keep-alive requests one after another on one connection', async () => {
