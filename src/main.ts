@@ -68,6 +68,8 @@ async function main() {
   if (role !== 'worker') {
     const app = createApp({ config, redis, logger, runtime });
     server = await listen(app, config.port, config.host);
+    // An error of the listening server (say, out of file descriptors while accepting) is logged, not fatal.
+    server.on('error', (error) => logger.error({ err: error }, 'http server error'));
     logger.info('listening on http://%s:%d (GraphQL /graphql, REST /api/v1)', config.host, config.port);
     if (role === 'api') {
       // Usage counted in this process's memory (no Redis, or Redis down) is flushed by this process;

@@ -37,7 +37,7 @@ export function connectRedis(
  * together, so the requests read in one turn reach Redis in one write instead of one write each
  * (a cached read's CPU went from 0.32 to 0.27 ms in A/B; an ioredis pipeline per turn cost more than
  * the writes it saved: bench/BASELINE.md, "Born with the app's prototypes"). Replies and errors stay
- * per command; a socket that is not writable (down, reconnecting) is left alone and ioredis fails
+ * per command; a connection that is not ready (down, reconnecting) is left alone and ioredis fails
  * the command as usual.
  */
 export function writesPerTurn(redis: Redis): () => void {
@@ -49,7 +49,7 @@ export function writesPerTurn(redis: Redis): () => void {
   return () => {
     if (held) return;
     const stream = redis.stream;
-    if (!stream?.writable) return;
+    if (redis.status !== 'ready' || !stream?.writable) return;
     stream.cork();
     held = stream;
     setImmediate(release);

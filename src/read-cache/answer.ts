@@ -9,7 +9,10 @@ export interface CachedAnswer {
 }
 
 export function cachedAnswer(text: string, etagOf?: (body: Buffer) => string | undefined): CachedAnswer {
-  const body = Buffer.from(text);
+  // Memory of its own: a small Buffer.from is a slice of a shared 8 KB pool, which a remembered
+  // answer would keep alive whole while the cache counts only the answer's bytes.
+  const body = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  body.write(text);
   const etag = etagOf?.(body);
   return etag === undefined ? { body } : { body, etag };
 }

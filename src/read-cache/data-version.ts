@@ -26,8 +26,8 @@ end
 `;
 
 /**
- * A new version token. Node draws UUIDs from a pooled batch of random bytes; asking the kernel for a
- * few bytes per call (randomBytes) cost 5 % of a cached read's CPU here.
+ * A new version token. Node draws UUIDs from a batch of random bytes it fills ahead; a call of
+ * randomBytes for a few bytes each time cost 5 % of a cached read's CPU here (per-call overhead).
  */
 export const versionToken = () => randomUUID();
 

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Agent, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import express from 'express';
@@ -12,7 +12,7 @@ describe("the app's HTTP server", () => {
   });
   let server: Server;
   let base: string;
-  const arrived: Array<{ req: object | null; res: object | null }> = [];
+  const arrived: Array<{ req: object | null; res: object | null; port: number | undefined }> = [];
   // V8's own answer to whether an object keeps fast (shape-based) properties or fell back to a
   // dictionary, which makes every property access on it slow.
   setFlagsFromString('--allow-natives-syntax');
@@ -29,7 +29,11 @@ describe("the app's HTTP server", () => {
     server = await listen(app, 0, '127.0.0.1');
     // Runs before express sees the request: what the objects were born with.
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-      arrived.push({ req: Object.getPrototypeOf(req), res: Object.getPrototypeOf(res) });
+      arrived.push({
+        req: Object.getPrototypeOf(req),
+        res: Object.getPrototypeOf(res),
+        port: req.socket.remotePort,
+      });
     });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -37,7 +41,8 @@ describe("the app's HTTP server", () => {
 
   it("makes requests and responses with the app's prototypes, so express never swaps them", async () => {
     const res = await fetch(`${base}/echo/ada?q=1`);
-    expect(arrived.at(-1)).toEqual({ req: app.request, res: app.response });
+    expect(arrived.at(-1)?.req).toBe(app.request);
+    expect(arrived.at(-1)?.res).toBe(app.response);
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ path: '/echo/ada', name: 'ada', q: '1', host: '127.0.0.1' });
   });
@@ -48,8 +53,24 @@ describe("the app's HTTP server", () => {
   });
 
   it('serves keep-alive requests one after another on one connection', async () => {
-    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/echo/n${i}`)).status).toBe(201);
-    expect(arrived.slice(-3).every((each) => each.req === app.request)).toBe(true);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        request(`${base}${path}`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      for (let i = 0; i < 3; i++) expect(await get(`/echo/n${i}`)).toBe(201);
+    } finally {
+      agent.destroy();
+    }
+    const last = arrived.slice(-3);
+    expect(last.every((each) => each.req === app.request && each.res === app.response)).toBe(true);
+    expect(new Set(last.map((each) => each.port)).size).toBe(1);
   });
 
   it('rejects when the port is taken', async () => {

@@ -56,6 +56,13 @@ describe("a process's cached answers", () => {
     expect(reads.get('huge', 3)).toBeUndefined();
   });
 
+  it('hold memory of their own, never a slice of a shared buffer pool', () => {
+    const small = cachedAnswer('{"a":1}');
+    expect(small.body.toString()).toBe('{"a":1}');
+    expect(small.body.buffer.byteLength).toBe(small.body.length);
+    expect(cachedAnswer('é', () => 'W/"x"')).toMatchObject({ etag: 'W/"x"' });
+  });
+
   it('expire after their time to live, and are forgotten per store', () => {
     const reads = new CachedReads({ maxBytes: 100, ttlMs: 1000 });
     reads.set('a', entry('s1', 'one'), 0);

@@ -101,6 +101,15 @@ describe('repeated catalogue reads', () => {
     const rerun = await measured(conditional);
     expect(rerun.statements).toBeGreaterThan(0);
     expect(rerun.res.status).toBe(304);
+    // A process that caches nothing answers through res.json: the same bytes and the same ETag.
+    const off = await startTestServer({ READ_CACHE_TTL_MS: '0' }, { shareWith: server });
+    try {
+      const plain = await off.request(LIST, { key: store.key });
+      expect(plain.headers.get('etag')).toBe(etag);
+      expect(plain.headers.get('content-type')).toBe(page.headers.get('content-type'));
+    } finally {
+      await off.close();
+    }
     const head = await server.request(LIST, { key: store.key, method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('etag')).toBe(etag);
