@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StaffRole } from '../../prisma/generated/client/enums';
 import { createLoginThrottle, LoginThrottledError } from '../../src/auth/login-throttle';
+import { noSessionCookie } from '../../src/auth/session-cookie';
 import {
   authenticateSession,
   LAST_SEEN_INTERVAL_MS,
@@ -295,6 +296,7 @@ describe('sign-in throttling', () => {
     clientAddress,
     userAgent: 'jest',
     log: createLogger('silent'),
+    sessionCookie: noSessionCookie,
   });
   const attempt = async (ctx: Context, email: string, password: string): Promise<ErrorCode | 'ok'> => {
     try {
