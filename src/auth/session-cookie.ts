@@ -22,7 +22,8 @@ export function sessionCookieOf(req: Request, options: { alwaysSecure: boolean }
     secure: options.alwaysSecure || req.secure,
   });
   return {
-    set: (token, expiresAt) => req.res?.cookie(SESSION_COOKIE, token, { ...attributes(), expires: expiresAt }),
+    set: (token, expiresAt) =>
+      req.res?.cookie(SESSION_COOKIE, token, { ...attributes(), expires: expiresAt }),
     clear: () => req.res?.clearCookie(SESSION_COOKIE, attributes()),
   };
 }

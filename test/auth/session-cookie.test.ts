@@ -46,7 +46,9 @@ test('sign-out ends the session on the server and clears the cookie; the old coo
   const cookie = cookieOf(await signIn()) as string;
   const out = await server.request('/api/v1/auth/logout', { method: 'POST', ...withCookie(cookie) });
   expect(out.status).toBe(204);
-  expect(cookieOf(out)).toBe('tt_session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax');
+  expect(cookieOf(out)).toBe(
+    'tt_session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+  );
   const after = await server.request('/api/v1/auth/session', withCookie(cookie));
   expect(after.status).toBe(401);
   expect((await after.json()).code).toBe('UNAUTHENTICATED');
@@ -65,7 +67,13 @@ test('in production the cookie is Secure', async () => {
   });
   try {
     const store = await makeStore(production.prisma, { plan: 'PRO' });
-    await createStaffUser(production.prisma, { storeId: store.id, email, name: 'Olive', role: 'OWNER', password });
+    await createStaffUser(production.prisma, {
+      storeId: store.id,
+      email,
+      name: 'Olive',
+      role: 'OWNER',
+      password,
+    });
     const res = await production.send('POST', '/api/v1/auth/login', { email, password });
     expect(res.status).toBe(200);
     expect(cookieOf(res)).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
