@@ -9,6 +9,7 @@ import { routeTable } from '../rest/routes';
 import type { Config } from './config';
 import { AppError, classifyError } from './errors';
 import { createPipeline } from './graphql/pipeline';
+import { useOperationMetrics } from './graphql/plugins/metrics';
 import { corsFor } from './http/cors';
 import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): Express {
     limits: config.queryLimits,
     logger: deps.logger,
     graphiql: config.graphiql,
+    plugins: [useOperationMetrics(metrics)],
   });
   const readBody = readJsonBody(config.bodyLimitBytes);
 
@@ -81,6 +83,16 @@ export function createApp(deps: AppDeps): Express {
       } catch (error) {
         return sendGraphQLError(res, classifyError(error).appError);
       }
+      // One operation per request (README "Query limits and cost"): a batch would be one request's
+      // worth of rate limit for many operations' work.
+      if (Array.isArray(req.body))
+        return sendGraphQLError(
+          res,
+          new AppError(
+            'BATCHING_NOT_SUPPORTED',
+            'Send one operation per request; batched (array) bodies are not supported',
+          ),
+        );
     }
     return pipeline.graphql(req, res);
   });

@@ -85,6 +85,12 @@ export function isCacheableRead(field: GraphQLField<unknown, unknown> | undefine
   return (field?.extensions as { cacheableRead?: unknown } | undefined)?.cacheableRead === true;
 }
 
+/**
+ * A list field's `extensions` when no argument sizes it but its length is bounded (an order's lines):
+ * the query cost counts it at this length (src/graphql/cost.ts, README "Query limits and cost").
+ */
+export const listSize = (n: number) => ({ listSize: n });
+
 builder.queryType({});
 builder.mutationType({});
 

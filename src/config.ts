@@ -31,7 +31,7 @@ const schema = z
     /** Comma-separated browser origins allowed to call the API (CORS) and to send cookie-authenticated writes. */
     CORS_ORIGINS: z.string().optional(),
     /** Query limits of /graphql (README "Query limits and cost"). */
-    GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(15),
+    GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(20),
     GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(100_000).default(30),
     GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(100_000).default(50),
     GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(5000),

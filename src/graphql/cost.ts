@@ -21,13 +21,10 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../modules/pagination/page';
  * costs 1 point and a scalar 0; a list costs its page size times what one item costs; a mutation's
  * root field costs 10 more. The page size is the `limit`, `first` or `last` argument of the list
  * field or of the page/connection field above it (at most 100, the largest page the API serves),
- * else the list's declared `listSize` (field extensions), else the default page size.
+ * else the list's declared bound (`extensions: listSize(n)`, src/builder.ts), else the default page size.
  */
 export const MUTATION_COST = 10;
 const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
-
-/** A list field's bound when no argument sizes it: `extensions: listSize(n)` on the Pothos field. */
-export const listSize = (n: number) => ({ listSize: n });
 
 export interface QueryCost {
   requestedQueryCost: number;

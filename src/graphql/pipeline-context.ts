@@ -15,6 +15,8 @@ export interface DoorRequest {
 
 /** The context of one execution: the resolvers' Context and the door's request. */
 export interface PipelineContext extends Context, DoorRequest {
+  /** Set by the query-limits plugin before execution: the operation's requested cost. */
+  requestedCost?: number;
   /** Set by the idempotency plugin when a key was given: whether this answer is a replay. */
   idempotentReplay?: boolean;
 }

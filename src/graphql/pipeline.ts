@@ -9,7 +9,7 @@ import type { ReadCache } from '../read-cache/read-cache';
 import type { QueryLimits } from './limits';
 import type { PreparedOperation } from './operation';
 import type { DoorRequest, PipelineContext } from './pipeline-context';
-import { maskError, useErrorLogging } from './plugins/errors';
+import { maskError, useErrors } from './plugins/errors';
 import { useIdempotency } from './plugins/idempotency';
 import { useQueryLimits } from './plugins/query-limits';
 import { useReadCache } from './plugins/read-cache';
@@ -56,7 +56,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     cors: false,
     batching: false,
     plugins: [
-      useErrorLogging(logged),
+      useErrors(logged),
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
       useRequestContext(deps),

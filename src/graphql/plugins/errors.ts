@@ -1,16 +1,24 @@
-import type { Plugin } from '@envelop/core';
 import { type ExecutionResult, GraphQLError } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { classifyError, isErrorCode } from '../../errors';
+import { classifyError, errorStatus, isErrorCode } from '../../errors';
 import type { PipelineContext } from '../pipeline-context';
 
 /**
  * Errors, once for every door: query validation failures carry DESIGN's VALIDATION_ERROR code (or
  * the code a rule gave them, such as QUERY_TOO_COMPLEX), and unexpected errors of an execution are
- * logged with the request's logger (request id, key id) before the pipeline masks them.
+ * logged with the request's logger (request id, key id) before the pipeline masks them. On /graphql
+ * a request refused before execution (no `data`: syntax, validation, limits) answers with its code's
+ * HTTP status whatever the Accept header (DESIGN "Envelopes"); execution errors stay HTTP 200.
  */
-export function useErrorLogging(logged: WeakSet<Error>): Plugin<PipelineContext> {
+export function useErrors(logged: WeakSet<Error>): Plugin<PipelineContext> {
   return {
+    onResultProcess({ result, setResult }) {
+      if (isAsyncIterable(result) || Array.isArray(result) || 'data' in result) return;
+      const code = result.errors?.[0]?.extensions?.code;
+      if (!isErrorCode(code) || result.extensions?.http) return;
+      setResult({ ...result, extensions: { ...result.extensions, http: { status: errorStatus[code] } } });
+    },
     onValidate:
       () =>
       ({ result, setResult }) => {
@@ -62,7 +70,7 @@ export function maskError(logger: Logger, logged: WeakSet<Error>) {
       originalError: unexpected ? undefined : appError,
       extensions: {
         // What a rule added beside the code (QUERY_TOO_COMPLEX's measure, limit and value, a request id).
-        ...pick(kept, ['measure', 'limit', 'value', 'requestId']),
+        ...pick(kept, ['status', 'measure', 'limit', 'value', 'requestId']),
         code: appError.code,
         ...(appError.details ? { details: appError.details } : {}),
         ...(http ? { http } : {}),

@@ -21,6 +21,7 @@ export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plug
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
       const requested = requestedCost(schema, args.document, operation, args.variableValues ?? {});
+      args.contextValue.requestedCost = requested;
       if (requested > limits.maxCost) {
         setResultAndStopExecution({
           errors: [tooComplex('cost', limits.maxCost, requested)],
