@@ -26,6 +26,7 @@ import {
 const roles: StaffRole[] = ['OWNER', 'ADMIN', 'STAFF'];
 
 let server: TestServer;
+let storeId: string;
 let samples: Record<string, () => Promise<Sample>>;
 let graphqlSamples: Record<string, () => Promise<GraphqlSample>>;
 /** A signed-in staff member per door and role, so no one session carries the whole matrix. */
@@ -33,7 +34,7 @@ const tokens = {} as Record<Door, Record<StaffRole, string>>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const storeId = (await makeStore(server.prisma)).id;
+  storeId = (await makeStore(server.prisma)).id;
   samples = samplesFor(server.prisma, storeId);
   graphqlSamples = graphqlOnlySamplesFor(server.prisma, storeId);
   for (const door of doors) {
@@ -112,5 +113,31 @@ describe('the role matrix for root fields only GraphQL has', () => {
     const answer = await callGraphql(server, (await sampleFor(name)) as GraphqlSample, tokens.GraphQL[role]);
     expectVerdict(answer, 'GraphQL', role, scope, 200);
     if (may(role, scope)) expect((answer.data as Record<string, unknown>)[name]).toEqual(expect.anything());
+  });
+});
+
+it('lets STAFF place an order with the coupon code a customer gives, though coupons are not theirs to read', async () => {
+  const product = await server.prisma.product.create({
+    data: { storeId, name: 'Mug', slug: 'mug-coupon', priceAmount: 2000, currency: 'USD', stock: 3 },
+  });
+  await server.prisma.coupon.create({ data: { storeId, code: 'FRIEND10', type: 'percent', value: 10 } });
+  const staff = { authorization: `Bearer ${tokens.REST.STAFF}`, 'content-type': 'application/json' };
+  const res = await server.request('/api/v1/order', {
+    method: 'POST',
+    headers: staff,
+    body: JSON.stringify({
+      email: 'buyer@example.test',
+      items: [{ productId: product.id, quantity: 1 }],
+      couponCode: 'FRIEND10',
+    }),
+  });
+  expect(res.status).toBe(201);
+  expect((await res.json()).data).toEqual(
+    expect.objectContaining({ discountAmount: 200, totalAmount: 1800 }),
+  );
+  const coupons = await server.request('/api/v1/coupon', { headers: staff });
+  expect({ status: coupons.status, code: (await coupons.json()).code }).toEqual({
+    status: 403,
+    code: 'FORBIDDEN',
   });
 });
