@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import type { AuthTarget } from './auth/invalidation';
 import type { Principal } from './auth/principal';
+import type { SessionCookie } from './auth/session-cookie';
 import { AppError } from './errors';
 import type { WebhookServices } from './modules/webhooks/services';
 
@@ -21,6 +22,8 @@ export interface RequestServices {
   loginThrottle: LoginThrottle;
   /** Webhook secrets and URL policy (from configuration); absent in hand-made test contexts. */
   webhooks?: WebhookServices;
+  /** Session cookies carry Secure on every request (production), not only on HTTPS ones. */
+  alwaysSecureCookies?: boolean;
 }
 
 /** The per-request context shared by GraphQL, the REST adapter and MCP. */
@@ -30,6 +33,8 @@ export interface Context extends RequestServices {
   clientAddress: string | undefined;
   userAgent: string | undefined;
   log: Logger;
+  /** Tells the caller's browser to keep or drop the dashboard session cookie (a no-op outside HTTP). */
+  sessionCookie: SessionCookie;
 }
 
 /** The caller's store; every service query is filtered by it. */

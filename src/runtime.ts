@@ -62,6 +62,7 @@ export function createRuntime(options: {
     invalidateAuth: (target) => invalidation.publish(target),
     loginThrottle,
     webhooks: webhookServicesFrom(config),
+    alwaysSecureCookies: config.isProduction,
   };
   const authenticate = createAuthenticator({
     prisma,
@@ -70,6 +71,7 @@ export function createRuntime(options: {
     admission,
     rateLimitHeaders: (decision) => rateLimitHeaders(decision, config.rateLimit.windowSeconds),
     dataVersions,
+    alwaysSecureCookies: config.isProduction,
   });
   return {
     services,

@@ -6,6 +6,7 @@ import type { RateLimitDecision } from '../ratelimit/decision';
 import type { DataVersions } from '../read-cache/data-version';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
+import { sessionCookieOf } from './session-cookie';
 import { authenticateSession } from './sessions';
 
 export interface AuthenticatorDeps {
@@ -16,6 +17,7 @@ export interface AuthenticatorDeps {
   rateLimitHeaders: (decision: RateLimitDecision) => Record<string, string>;
   /** The read cache's store data versions; null when the read cache is off. */
   dataVersions: DataVersions | null;
+  alwaysSecureCookies: boolean;
 }
 
 export interface AuthenticateOptions {
@@ -39,7 +41,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     const now = deps.now();
     const credential = presentedCredential(req.headers);
     if (credential.kind === 'session') {
-      const principal = await authenticateSession(deps.prisma, credential.token, now);
+      const principal = await authenticateSession(deps.prisma, credential.token, now).catch((error) => {
+        // A cookie that no longer signs anyone in is dropped, so the browser stops sending it.
+        if (credential.via === 'cookie' && (error as AppError).code === 'UNAUTHENTICATED')
+          sessionCookieOf(req, { alwaysSecure: deps.alwaysSecureCookies }).clear();
+        throw error;
+      });
       req.state.principal = principal;
       if (deps.dataVersions && options?.isCacheableRead?.())
         req.state.dataVersion = await deps.dataVersions.current(principal.storeId);

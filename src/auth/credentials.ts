@@ -6,7 +6,8 @@ export const SESSION_COOKIE = 'tt_session';
 
 export type Credential =
   | { kind: 'apiKey'; value: string }
-  | { kind: 'session'; token: string }
+  /** `cookie`: the browser sent it on its own (cross-site writes must be checked); `bearer`: the client did. */
+  | { kind: 'session'; token: string; via: 'cookie' | 'bearer' }
   | { kind: 'none' };
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim();
@@ -23,11 +24,11 @@ export function presentedCredential(headers: IncomingHttpHeaders): Credential {
     ?.trim();
   if (bearer) {
     return bearer.startsWith(SESSION_TOKEN_PREFIX)
-      ? { kind: 'session', token: bearer }
+      ? { kind: 'session', token: bearer, via: 'bearer' }
       : { kind: 'apiKey', value: bearer };
   }
   const cookie = sessionCookie(first(headers.cookie));
-  if (cookie) return { kind: 'session', token: cookie };
+  if (cookie) return { kind: 'session', token: cookie, via: 'cookie' };
   return { kind: 'none' };
 }
 

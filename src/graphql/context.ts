@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { sessionCookieOf } from '../auth/session-cookie';
 import type { Context, RequestServices } from '../context';
 
 /** The same request context for every front door. */
@@ -10,5 +11,6 @@ export function contextFromRequest(services: RequestServices, req: Request): Con
     clientAddress: req.state.clientAddress,
     userAgent: req.get('user-agent'),
     log: req.state.log,
+    sessionCookie: sessionCookieOf(req, { alwaysSecure: services.alwaysSecureCookies ?? false }),
   };
 }

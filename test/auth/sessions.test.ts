@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { StaffRole } from '../../prisma/generated/client/enums';
 import { createLoginThrottle, LoginThrottledError } from '../../src/auth/login-throttle';
 import { roleScopes } from '../../src/auth/roles';
+import { noSessionCookie } from '../../src/auth/session-cookie';
 import {
   authenticateSession,
   LAST_SEEN_INTERVAL_MS,
@@ -297,6 +298,7 @@ describe('sign-in throttling', () => {
     clientAddress,
     userAgent: 'jest',
     log: createLogger('silent'),
+    sessionCookie: noSessionCookie,
   });
   const attempt = async (ctx: Context, email: string, password: string): Promise<ErrorCode | 'ok'> => {
     try {

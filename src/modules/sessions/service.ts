@@ -43,6 +43,7 @@ export async function signIn(ctx: Context, input: LoginInput) {
   try {
     const result = await login(ctx.prisma, input, { ip, userAgent: ctx.userAgent, now: ctx.now() });
     await ctx.loginThrottle.succeed(input.email, ip);
+    ctx.sessionCookie.set(result.token, result.expiresAt);
     return result;
   } catch (error) {
     if (error instanceof AppError && error.code === 'UNAUTHENTICATED')
@@ -54,6 +55,7 @@ export async function signIn(ctx: Context, input: LoginInput) {
 export async function signOut(ctx: Context): Promise<boolean> {
   const principal = requireSession(ctx);
   await logout(ctx.prisma, principal.sessionId, ctx.now(), { ip: ctx.clientAddress });
+  ctx.sessionCookie.clear();
   return true;
 }
 
