@@ -1,6 +1,7 @@
 import type { Plan } from '../../prisma/generated/client/enums';
 import type { Principal } from '../../src/auth/principal';
 import { roleScopes } from '../../src/auth/roles';
+import { noSessionCookie } from '../../src/auth/session-cookie';
 import { allScopePairs } from '../../src/auth/scopes';
 import type { Context } from '../../src/context';
 import { AppError } from '../../src/errors';
@@ -107,6 +108,7 @@ describe('the webhook gate reads the plan, whoever calls', () => {
     clientAddress: undefined,
     userAgent: undefined,
     log: createLogger('silent'),
+    sessionCookie: noSessionCookie,
   });
   const key = (plan: Plan): Principal => ({
     kind: 'apiKey',
