@@ -127,11 +127,7 @@ const conflictingEmail = (email: string) =>
  */
 function assertMayManage(ctx: Context, role: StaffRole, what: string): void {
   if (mayManageStaffWithRole(ctx.principal, role)) return;
-  throw refusal(
-    ctx.principal,
-    what,
-    `Only a key holding every scope can ${what}: an owner or admin can sign in and grant any scope`,
-  );
+  throw refusal(ctx.principal, what, `Only a key holding every scope can ${what}`);
 }
 
 export async function inviteStaff(ctx: Context, input: unknown) {
