@@ -1,8 +1,8 @@
 import type { Plan } from '../../prisma/generated/client/enums';
 import type { Principal } from '../../src/auth/principal';
 import { roleScopes } from '../../src/auth/roles';
-import { noSessionCookie } from '../../src/auth/session-cookie';
 import { allScopePairs } from '../../src/auth/scopes';
+import { noSessionCookie } from '../../src/auth/session-cookie';
 import type { Context } from '../../src/context';
 import { AppError } from '../../src/errors';
 import { createLogger } from '../../src/logger';
