@@ -139,7 +139,7 @@ function operationObject(schema: GraphQLSchema, compiled: CompiledRoute) {
   const status = String(route.status ?? (route.result.kind === 'empty' ? 204 : 200));
   const errorStatuses = ['400', ...(route.auth === 'none' ? [] : ['401', '402', '403', '429']), '404'];
   return {
-    operationId: compiled.operationName,
+    operationId: compiled.operation.name.value,
     summary: route.summary,
     tags: [route.tag],
     ...(route.auth === 'none' ? { security: [] } : {}),

@@ -62,6 +62,7 @@ export function createRuntime(options: {
     invalidateAuth: (target) => invalidation.publish(target),
     loginThrottle,
     webhooks: webhookServicesFrom(config),
+    storeChanged: (storeId) => readCache.storeChanged(storeId),
     alwaysSecureCookies: config.isProduction,
   };
   const authenticate = createAuthenticator({

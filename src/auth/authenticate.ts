@@ -50,6 +50,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
       req.state.principal = principal;
       if (deps.dataVersions && options?.isCacheableRead?.())
         req.state.dataVersion = await deps.dataVersions.current(principal.storeId);
+      req.state.authenticated = true;
       return;
     }
     const verified = await deps.keys.verify(
@@ -73,5 +74,6 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     if (!usage?.allowed) {
       throw new AppError('API_KEY_USAGE_LIMIT_REACHED', 'This API key has used its whole usage limit');
     }
+    req.state.authenticated = true;
   };
 }

@@ -511,12 +511,13 @@ describe('over HTTP', () => {
       data: {
         session: { staff: { email: user.email }, store: { id: storeId }, expiresAt: data.login.expiresAt },
       },
+      extensions: { cost: { requestedQueryCost: 3, actualQueryCost: 3 } },
     });
     const byCookie = await gql('{ session { staff { id } } }', { cookie: `tt_session=${token}` });
     expect((await byCookie.json()).data.session.staff.id).toBe(user.id);
 
     const out = await gql('mutation { logout }', { authorization: `Bearer ${token}` });
-    expect(await out.json()).toEqual({ data: { logout: true } });
+    expect((await out.json()).data).toEqual({ logout: true });
 
     const after = await gql('{ session { expiresAt } }', { authorization: `Bearer ${token}` });
     expect(after.status).toBe(401);
