@@ -5,7 +5,7 @@ import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import type { GraphQLField } from 'graphql';
 import type PrismaTypes from '../prisma/generated/pothos-types';
 import { getDatamodel } from '../prisma/generated/pothos-types';
-import { holdsPair } from './auth/principal';
+import { holdsPair, refusal } from './auth/principal';
 import type { ScopeAction, ScopePair, ScopeResource } from './auth/scopes';
 import type { Context } from './context';
 import { AppError } from './errors';
@@ -29,19 +29,7 @@ export const builder = new SchemaBuilder<Types>({
     authScopes: (ctx) => ({
       scope: (pair: ScopePair) => holdsPair(ctx.principal, pair),
     }),
-    unauthorizedError: (_parent, ctx, _info, result) => {
-      if (ctx.principal?.kind === 'session') {
-        return new AppError(
-          'FORBIDDEN',
-          'Through a dashboard session only owners and admins manage API keys and webhooks',
-        );
-      }
-      const pair = requiredPair(result.failure);
-      return new AppError(
-        'INSUFFICIENT_SCOPE',
-        `This API key lacks the required scope${pair ? ` ${pair}` : ''}`,
-      );
-    },
+    unauthorizedError: (_parent, ctx, _info, result) => refusal(ctx.principal, requiredPair(result.failure)),
   },
   prisma: {
     client: (ctx) => ctx.prisma,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StaffRole } from '../../prisma/generated/client/enums';
 import { createLoginThrottle, LoginThrottledError } from '../../src/auth/login-throttle';
+import { roleScopes } from '../../src/auth/roles';
 import { noSessionCookie } from '../../src/auth/session-cookie';
 import {
   authenticateSession,
@@ -96,6 +97,7 @@ describe('login', () => {
       storeId,
       plan: 'PRO',
       role: 'OWNER',
+      scopes: roleScopes('OWNER'),
     });
     expect(result.staff).toEqual({ id: user.id, email: user.email, name: 'Ada Staff', role: 'OWNER' });
     expect(result.store).toEqual({ id: storeId, name: expect.any(String), plan: 'PRO' });
