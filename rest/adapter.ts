@@ -43,8 +43,11 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       }
       const { compiled: entry, params } = match;
       req.state.route = `/api/v1${entry.route.path}`;
-      if (entry.route.auth !== 'none')
-        await deps.authenticate(req, res, { isCacheableRead: () => entry.readScopes !== null });
+      await deps.authenticate(req, res, {
+        isPublic: entry.route.auth === 'none',
+        isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
+        isCacheableRead: () => entry.readScopes !== null,
+      });
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
       if (entry.route.body) await readBody(req, res);
       const variables = variablesFor(entry, params, req.query as Record<string, unknown>, req.body);

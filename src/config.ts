@@ -20,6 +20,9 @@ const schema = z
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(140),
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+    /** Per signed-in staff member; unset: the same as for a key. */
+    SESSION_RATE_LIMIT_MAX: z.coerce.number().int().positive().optional(),
+    SESSION_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().optional(),
     /** Longest wait for Redis on the request path; slower answers fall back to per-process limits. */
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(100),
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
@@ -107,6 +110,10 @@ const schema = z
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    sessionRateLimit: {
+      max: env.SESSION_RATE_LIMIT_MAX ?? env.RATE_LIMIT_MAX,
+      windowSeconds: env.SESSION_RATE_LIMIT_WINDOW_SECONDS ?? env.RATE_LIMIT_WINDOW_SECONDS,
+    },
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     readCache: { ttlMs: env.READ_CACHE_TTL_MS, maxBytes: env.READ_CACHE_MAX_MB * 1024 * 1024 },

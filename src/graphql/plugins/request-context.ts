@@ -35,9 +35,11 @@ export function useRequestContext(deps: {
       // REST and MCP decided at their door (a REST route may be public, `auth: 'none'`).
       if (ctx.door !== 'graphql' || ctx.req.state.authenticated) return;
       const operation = getOperationAST(args.document, args.operationName);
-      if (!operation || isPublic(operation)) return;
+      if (!operation) return;
       try {
         await deps.authenticate(ctx.req, ctx.res, {
+          isPublic: isPublic(operation),
+          isWrite: () => operation.operation === 'mutation',
           isCacheableRead: () => cacheableReadScopes(deps.schema, args.document, args.operationName) !== null,
         });
         ctx.principal = ctx.req.state.principal;
