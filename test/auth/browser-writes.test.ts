@@ -76,7 +76,7 @@ describe('a write signed in by the session cookie', () => {
   });
 
   it('from the service itself, from an origin in CORS_ORIGINS, or with a Referer of its own: made', async () => {
-    const from = [
+    const from: Record<string, string>[] = [
       { origin: server.baseUrl },
       { origin: DASHBOARD_DEV },
       { referer: `${server.baseUrl}/products` },
