@@ -12,6 +12,7 @@ import type { PreparedOperation } from './operation';
 import type { DoorRequest, PipelineContext } from './pipeline-context';
 import { maskError, useErrors } from './plugins/errors';
 import { useIdempotency } from './plugins/idempotency';
+import { useInputBoundary } from './plugins/input-boundary';
 import { useQueryLimits } from './plugins/query-limits';
 import { useReadCache } from './plugins/read-cache';
 import { DoorContext, useRequestContext } from './plugins/request-context';
@@ -75,6 +76,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
       useRequestContext(deps),
+      useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
       useIdempotency(),
     ],
