@@ -119,7 +119,7 @@ describe.each(routes.map((entry) => [`${entry.route.method} ${entry.route.path}`
             Object.entries(sample.params).map(([k, v]) => [k, encodeURIComponent(v)]),
           );
           let query = '';
-          let body = sample.body ?? (entry.route.body ? {} : undefined);
+          let body: unknown = sample.body ?? (entry.route.body ? {} : undefined);
           if (slot.kind === 'path') params[slot.name] = encodeHostile(String(value));
           if (slot.kind === 'query') query = `?${slot.name}=${encodeHostile(String(value))}`;
           if (slot.kind === 'body') body = withLeaf(body, slot.path, value);
