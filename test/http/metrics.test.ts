@@ -54,7 +54,7 @@ describe('GET /metrics', () => {
 });
 
 describe('GraphQL operations', () => {
-  const valueOf = (text: string, series: string) =>
+  const sampleOf = (text: string, series: string) =>
     Number(
       text
         .split('\n')
@@ -78,6 +78,6 @@ describe('GraphQL operations', () => {
     await server.graphql('{ products(limit: 101) { items { id } } }', {}, key); // refused by the resolver
     const after = await scrape();
     // The REST page of 25 (26) and the GraphQL page of 5 (6) fall in the bucket up to 30; 101 (capped at 100) in 300's.
-    expect(series.map((name) => valueOf(after, name) - valueOf(before, name))).toEqual([1, 1, 1, 1, 1, 2]);
+    expect(series.map((name) => sampleOf(after, name) - sampleOf(before, name))).toEqual([1, 1, 1, 1, 1, 2]);
   });
 });

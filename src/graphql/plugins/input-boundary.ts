@@ -22,6 +22,7 @@ import type { PipelineContext } from '../pipeline-context';
  * Text PostgreSQL cannot store (SQLSTATE 22021, 22P05): NUL, and UTF-16 surrogates without their
  * pair (a JSON body can carry them as \ud800 escapes; UTF-8 has no way to write them).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this looks for.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_MESSAGE = 'must not contain NUL or unpaired surrogate characters';
 
@@ -77,10 +78,11 @@ function check(type: GraphQLInputType, value: unknown, path: string, details: Er
   if (value === null || value === undefined) return;
   if (isListType(type)) {
     // GraphQL takes a single value where a list is asked for, as a list of one.
-    if (!Array.isArray(value)) return check(type.ofType, value, path, details);
-    value.forEach((item, i) => {
-      check(type.ofType, item, `${path}.${i}`, details);
-    });
+    if (!Array.isArray(value)) check(type.ofType, value, path, details);
+    else
+      value.forEach((item, i) => {
+        check(type.ofType, item, `${path}.${i}`, details);
+      });
     return;
   }
   if (isInputObjectType(type)) {
@@ -147,7 +149,8 @@ function unstorableLiterals(document: DocumentNode): ErrorDetail[] {
   const visit = (value: ValueNode, path: string) => {
     if (value.kind === Kind.STRING && UNSTORABLE.test(value.value))
       details.push({ path, message: UNSTORABLE_MESSAGE });
-    else if (value.kind === Kind.LIST) value.values.forEach((item, i) => visit(item, `${path}.${i}`));
+    else if (value.kind === Kind.LIST)
+      for (const [i, item] of value.values.entries()) visit(item, `${path}.${i}`);
     else if (value.kind === Kind.OBJECT)
       for (const field of value.fields) visit(field.value, `${path}.${field.name.value}`);
   };
