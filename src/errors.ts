@@ -108,7 +108,7 @@ export const internalError = () => new AppError('INTERNAL_ERROR', 'Internal serv
  * 'revoked' }]`, which reads "status: revoked".
  */
 export function stateConflict(
-  code: 'API_KEY_STATE_CONFLICT' | 'WEBHOOK_ENDPOINT_STATE_CONFLICT' | 'STAFF_STATE_CONFLICT' | ErrorCode,
+  code: ErrorCode,
   message: string,
   current: Record<string, string | number | boolean | null>,
 ): AppError {
