@@ -6,7 +6,7 @@ import { MemorySlidingWindow } from '../ratelimit/memory-window';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
 import { type DataVersions, VERSION_TTL_SECONDS, versionToken } from '../read-cache/data-version';
-import { writesPerTurn } from '../redis';
+import { firstConnection, writesPerTurn } from '../redis';
 import type { UsageMeter } from '../usage/meter';
 import { type MeteredKey, utcDay } from '../usage/pending';
 import { TOTAL_TTL_SECONDS } from '../usage/redis-usage';
@@ -32,6 +32,9 @@ export interface Admission {
 }
 
 const processTag = randomBytes(6).toString('hex');
+
+/** Longest wait for the first connection: the connection's own connect timeout (1 s) and its ready check. */
+const FIRST_CONNECTION_WAIT_MS = 2000;
 let sequence = 0;
 
 /**
@@ -59,6 +62,9 @@ export function createAdmission(options: {
   const memory = new MemorySlidingWindow(window);
   const script = redis ? defineScript(redis, 'commerceAdmission', admissionLua) : null;
   const holdWrites = redis ? writesPerTurn(redis) : () => {};
+  // A request that arrives before Redis's first connection (the process just started) waits for it,
+  // so it is counted where every process counts, not in this one's memory alone.
+  const connecting = redis ? firstConnection(redis) : null;
   const guard = new RedisGuard(options.logger.child({ component: 'admission' }), 'rate limit and usage', {
     timeoutMs: options.redisTimeoutMs ?? 100,
     retryMs: 1000,
@@ -109,6 +115,7 @@ export function createAdmission(options: {
 
   return {
     async admit(key, now, admitOptions) {
+      if (connecting && !connecting.settled) await connecting.wait(FIRST_CONNECTION_WAIT_MS);
       const shared = await inRedis(key, now, admitOptions?.withDataVersion ?? false);
       if (shared) return shared;
       const rateLimit = rateLimitDecision(memory.hit(key.id, now.getTime()), now.getTime(), window, 'memory');
