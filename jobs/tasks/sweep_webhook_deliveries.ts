@@ -46,7 +46,7 @@ export const makeSweepWebhookDeliveries =
          AND locked_at < now() - make_interval(secs => ${deps.leaseSeconds})`;
     if (recovered > 0 || fanOuts > 0 || attempts > 0) {
       helpers.logger.warn(
-        `took over ${recovered} deliveries, ${fanOuts} fan-outs and ${attempts} attempt jobs of workers that stopped`,
+        `took over ${recovered} deliveries, ${fanOuts} fan-outs and ${attempts} attempt jobs left by workers that stopped or lost their database`,
       );
     }
   };

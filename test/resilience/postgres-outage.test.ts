@@ -45,7 +45,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   service = startServiceProcess([], await freePort(), {
     DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     NODE_EXTRA_CA_CERTS: path.join(root, 'test', 'fixtures', 'tls', 'receiver.crt'),
     // The load is far below what a real key may send; the rate limit is not what this test is about.
@@ -155,5 +155,13 @@ describe('PostgreSQL stopped for 10 s under load', () => {
     expect(new Set(delivered.map((envelope) => envelope.id))).toEqual(new Set(deliveries.map((d) => d.id)));
     expect(new Set(deliveries.map((d) => d.eventId))).toEqual(new Set(events.map((e) => e.id)));
     expect(service.exit()).toBeNull();
+    // One warning for the outage and one line when it ended, not one per request or job.
+    const logged = (message: string) =>
+      service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(`"msg":"${message}`)).length;
+    expect(logged('PostgreSQL unreachable')).toBe(1);
+    expect(logged('PostgreSQL reachable again')).toBe(1);
   });
 });
