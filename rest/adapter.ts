@@ -1,39 +1,35 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { execute, type GraphQLSchema } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type { Authenticate } from '../src/auth/authenticate';
-import type { RequestServices } from '../src/context';
-import { AppError, classifyError, errorEnvelope } from '../src/errors';
-import { contextFromRequest } from '../src/graphql/context';
+import { AppError, classifyError } from '../src/errors';
+import type { Pipeline } from '../src/graphql/pipeline';
+import { cachedResultOf } from '../src/graphql/plugins/read-cache';
 import { sendRestError } from '../src/http/respond';
-import { type Reply, withIdempotency } from '../src/idempotency/reply';
 import { type CachedAnswer, cachedAnswer } from '../src/read-cache/answer';
-import type { ReadCache, ReadLookup } from '../src/read-cache/read-cache';
 import { readJsonBody } from './body';
-import { type CompiledRoute, compileRoutes, matchRoute } from './compile';
+import { type CompiledRoute, matchRoute } from './compile';
 import { successEnvelope } from './envelope';
-import type { RestRoute } from './route';
 import { variablesFor } from './variables';
 
 export interface RestDeps {
-  services: RequestServices;
+  pipeline: Pipeline;
   authenticate: Authenticate;
-  schema: GraphQLSchema;
-  readCache: ReadCache;
-  routes: readonly RestRoute[];
+  routes: readonly CompiledRoute[];
   bodyLimitBytes: number;
 }
 
 /**
- * /api/v1: each request is matched to one table entry and answered by running its GraphQL operation.
- * One handler (mount it at /api/v1), which matches the table itself: no express router in between.
+ * /api/v1, a door onto the pipeline: each request is matched to one table entry, authenticated (before
+ * its body is read, in DESIGN's order), and its path, query and body become the variables of the
+ * entry's operation; the result becomes the spec's envelope and status. Everything else — limits,
+ * read cache, idempotency, errors — is the pipeline's. One handler (mount it at /api/v1).
  */
 export function createRestHandler(deps: RestDeps): RequestHandler {
-  const compiled = compileRoutes(deps.schema, deps.routes);
   const readBody = readJsonBody(deps.bodyLimitBytes);
 
-  const handler = async (req: Request, res: Response) => {
+  return async (req: Request, res: Response) => {
     try {
-      const match = matchRoute(compiled, req.method, req.path);
+      const match = matchRoute(deps.routes, req.method, req.path);
       if (match.kind === 'not-found') {
         return sendRestError(res, new AppError('NOT_FOUND', `No route ${req.method} /api/v1${req.path}`));
       }
@@ -47,71 +43,59 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       }
       const { compiled: entry, params } = match;
       req.state.route = `/api/v1${entry.route.path}`;
-      if (entry.route.auth !== 'none')
-        await deps.authenticate(req, res, { isCacheableRead: () => entry.readScopes !== null });
+      await deps.authenticate(req, res, {
+        isPublic: entry.route.auth === 'none',
+        isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
+        isCacheableRead: () => entry.readScopes !== null,
+      });
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
       if (entry.route.body) await readBody(req, res);
       const variables = variablesFor(entry, params, req.query as Record<string, unknown>, req.body);
-      const cached: ReadLookup = entry.readScopes
-        ? deps.readCache.lookup(
-            req.state.principal,
-            req.state.dataVersion,
-            `rest ${entry.route.path} ${JSON.stringify(variables)}`,
-            entry.readScopes,
-          )
-        : { kind: 'off' };
-      if (entry.readScopes) req.state.readCache = cached.kind;
-      if (cached.kind === 'hit') return sendAnswer(res, 200, cached.answer);
-      const idempotencyKey = req.get('idempotency-key');
-      const reply =
-        idempotencyKey !== undefined && (req.method === 'POST' || req.method === 'PATCH')
-          ? await withIdempotency(
-              deps.services,
-              {
-                key: idempotencyKey,
-                principal: req.state.principal,
-                request: [req.method, req.path, variables],
-              },
-              () => run(entry, variables, req),
-              (replayed) => res.setHeader('Idempotent-Replayed', String(replayed)),
-            )
-          : await run(entry, variables, req);
-      if (cached.kind === 'miss' && !reply.error && reply.body !== undefined) {
-        const answer = cachedAnswer(JSON.stringify(reply.body), (body) => res.app.get('etag fn')?.(body));
-        cached.remember(answer);
-        return sendAnswer(res, reply.status, answer);
-      }
-      send(res, reply);
+      const idempotencyKey =
+        req.method === 'POST' || req.method === 'PATCH' ? req.get('idempotency-key') : undefined;
+      const { result, context } = await deps.pipeline.run(entry, variables, {
+        req,
+        res,
+        door: 'rest',
+        idempotencyKey,
+      });
+      if (context.idempotentReplay !== undefined)
+        res.setHeader('Idempotent-Replayed', String(context.idempotentReplay));
+      send(res, entry, result);
     } catch (error) {
-      send(res, errorReply(error, req));
+      const { appError, unexpected } = classifyError(error);
+      if (unexpected) req.state.log.error({ err: error }, 'unexpected error in REST request');
+      sendRestError(res, appError);
     }
   };
-  return handler;
-
-  /** Runs the route's operation; the answer is a status and a body, whatever happened. */
-  async function run(entry: CompiledRoute, variables: Record<string, unknown>, req: Request): Promise<Reply> {
-    const result = await execute({
-      schema: deps.schema,
-      document: entry.document,
-      operationName: entry.operationName,
-      variableValues: variables,
-      contextValue: contextFromRequest(deps.services, req),
-    });
-    if (entry.operation.operation === 'mutation') await deps.readCache.afterMutation(req.state.principal);
-    if (result.errors?.length) return errorReply(result.errors[0], req);
-    const { result: shape } = entry.route;
-    if (shape.kind === 'empty') return { status: entry.route.status ?? 204, body: undefined };
-    return {
-      status: entry.route.status ?? 200,
-      body: successEnvelope(shape, result.data as Record<string, unknown>),
-    };
-  }
 }
 
-function errorReply(error: unknown, req: Request): Reply {
-  const { appError, unexpected } = classifyError(error);
-  if (unexpected) req.state.log.error({ err: error }, 'unexpected error in REST request');
-  return { status: appError.status, body: errorEnvelope(appError, req.state.requestId), error: appError };
+/** The operation's result as the spec's answer: the first error's envelope, or the route's success. */
+function send(res: Response, entry: CompiledRoute, result: ExecutionResult): void {
+  const error = result.errors?.[0];
+  // Unexpected errors were logged by the pipeline before it masked them.
+  if (error) {
+    sendRestError(res, classifyError(error).appError);
+    return;
+  }
+  const { route } = entry;
+  if (route.result.kind === 'empty') {
+    res.status(route.status ?? 204).end();
+    return;
+  }
+  const status = route.status ?? 200;
+  const data = result.data as Record<string, unknown>;
+  const remembered = cachedResultOf(result);
+  if (!remembered) {
+    res.status(status).json(successEnvelope(route.result, data));
+    return;
+  }
+  // A read the cache keeps: its envelope's bytes and ETag are made once, then sent as they are.
+  const etagOf = res.app.get('etag fn') as ((body: Buffer) => string) | undefined;
+  const answer = remembered.rendering(() =>
+    cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), (body) => etagOf?.(body)),
+  );
+  sendAnswer(res, status, answer);
 }
 
 /**
@@ -122,16 +106,4 @@ function sendAnswer(res: Response, status: number, answer: CachedAnswer): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   if (answer.etag !== undefined) res.setHeader('ETag', answer.etag);
   res.status(status).send(answer.body);
-}
-
-function send(res: Response, reply: Reply): void {
-  if (reply.error) {
-    sendRestError(res, reply.error);
-    return;
-  }
-  if (reply.body === undefined) {
-    res.status(reply.status).end();
-    return;
-  }
-  res.status(reply.status).json(reply.body);
 }

@@ -1,20 +1,11 @@
-import {
-  type DocumentNode,
-  type GraphQLInputType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  typeFromAST,
-} from 'graphql';
+import { type GraphQLInputType, type GraphQLSchema, typeFromAST } from 'graphql';
 import { validationError } from '../src/errors';
-import { compileOperation } from '../src/graphql/operation';
+import { compileOperation, type PreparedOperation } from '../src/graphql/operation';
 import { cacheableReadScopes } from '../src/read-cache/operation';
 import type { RestRoute } from './route';
 
-export interface CompiledRoute {
+export interface CompiledRoute extends PreparedOperation {
   route: RestRoute;
-  document: DocumentNode;
-  operation: OperationDefinitionNode;
-  operationName: string;
   pattern: RegExp;
   pathParams: string[];
   /** Variables read from the query string: all but path parameters and the body variable. */
@@ -56,7 +47,6 @@ function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
     route,
     document,
     operation,
-    operationName: operation.name.value,
     pattern,
     pathParams,
     queryParams,

@@ -44,7 +44,11 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
     components: {
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'tt-api-key' },
-        bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (tt_…) or a dashboard session token (tts_…) as a bearer token',
+        },
       },
       schemas: {
         Error: {
@@ -82,9 +86,12 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
       responses: Object.fromEntries(
         [
           ['400', 'Invalid input (VALIDATION_ERROR, INVALID_JSON)'],
-          ['401', 'Missing or invalid API key'],
+          ['401', 'Missing or invalid API key or session'],
           ['402', 'The store is suspended'],
-          ['403', 'Insufficient scope, IP not allowed, or plan without API access'],
+          [
+            '403',
+            'Insufficient scope (a key) or role (a session: FORBIDDEN), IP not allowed, or not in the plan',
+          ],
           ['404', 'Not found'],
           ['429', 'Rate limit or usage quota reached'],
         ].map(([status, description]) => [
@@ -132,7 +139,7 @@ function operationObject(schema: GraphQLSchema, compiled: CompiledRoute) {
   const status = String(route.status ?? (route.result.kind === 'empty' ? 204 : 200));
   const errorStatuses = ['400', ...(route.auth === 'none' ? [] : ['401', '402', '403', '429']), '404'];
   return {
-    operationId: compiled.operationName,
+    operationId: compiled.operation.name.value,
     summary: route.summary,
     tags: [route.tag],
     ...(route.auth === 'none' ? { security: [] } : {}),

@@ -3,17 +3,19 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createRestHandler } from '../rest/adapter';
 import { readJsonBody } from '../rest/body';
+import { compileRoutes } from '../rest/compile';
 import { buildOpenApiDocument } from '../rest/openapi';
 import { routeTable } from '../rest/routes';
 import type { Config } from './config';
 import { AppError, classifyError } from './errors';
-import { publicOperationCheck } from './graphql/public-operations';
-import { type CacheableRead, graphQLReadCache } from './graphql/read-cache';
-import { createGraphQLHandler } from './graphql/yoga';
+import { createPipeline } from './graphql/pipeline';
+import { useOperationMetrics } from './graphql/plugins/metrics';
+import { corsFor } from './http/cors';
 import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
 import { requestState } from './http/request-state';
 import { sendGraphQLError, sendRestError } from './http/respond';
+import { compileTools } from './mcp/compile';
 import { createMcpHandler } from './mcp/http';
 import { mcpTools } from './mcp/tools';
 import type { Runtime } from './runtime';
@@ -26,79 +28,73 @@ export interface AppDeps {
   runtime: Runtime;
 }
 
-/** Assembles the HTTP app: /graphql, /api/v1, /mcp, health. Listening is main.ts's job. */
+/**
+ * Assembles the HTTP app: the three doors (/graphql, /api/v1, /mcp) on one execution pipeline, CORS
+ * once in front of them, health and metrics. Listening is main.ts's job.
+ */
 export function createApp(deps: AppDeps): Express {
-  const { services, authenticate } = deps.runtime;
+  const { config } = deps;
+  const { services, authenticate, readCache } = deps.runtime;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.config.trustProxy);
+  app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestState(deps.logger));
   const metrics = createMetrics({
     prisma: services.prisma,
-    token: deps.config.metricsToken,
+    token: config.metricsToken,
     // Process metrics are global to Node; tests build many apps in one process.
-    processMetrics: deps.config.env !== 'test',
+    processMetrics: config.env !== 'test',
   });
   app.use(metrics.observe);
+  app.use(['/graphql', '/api/v1', '/mcp'], corsFor(config.corsOrigins));
 
-  const readBody = readJsonBody(deps.config.bodyLimitBytes);
-  // Before the /api/v1 handler, which would answer /api/v1/mcp as an unknown route.
-  const mcp = createMcpHandler({
+  const pipeline = createPipeline({
+    schema,
     services,
     authenticate,
-    schema,
-    tools: mcpTools,
-    readBody,
+    readCache,
+    limits: config.queryLimits,
+    logger: deps.logger,
+    graphiql: config.graphiql,
+    plugins: [useOperationMetrics(metrics)],
   });
+  const readBody = readJsonBody(config.bodyLimitBytes);
+
+  // Before the /api/v1 handler, which would answer /api/v1/mcp as an unknown route.
+  const mcp = createMcpHandler({ pipeline, authenticate, tools: compileTools(schema, mcpTools), readBody });
   app.all(['/mcp', '/api/v1/mcp'], mcp);
 
   const openApi = buildOpenApiDocument(schema, routeTable, '1.0.0');
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.json(openApi);
   });
+  const routes = compileRoutes(schema, routeTable);
   app.use(
     '/api/v1',
-    createRestHandler({
-      services,
-      authenticate,
-      schema,
-      readCache: deps.runtime.readCache,
-      routes: routeTable,
-      bodyLimitBytes: deps.config.bodyLimitBytes,
-    }),
+    createRestHandler({ pipeline, authenticate, routes, bodyLimitBytes: config.bodyLimitBytes }),
   );
 
-  const readCache = graphQLReadCache(schema, deps.runtime.readCache);
-  const graphql = createGraphQLHandler({
-    services,
-    schema,
-    logger: deps.logger,
-    graphiql: deps.config.graphiql,
-    readCachePlugin: readCache.plugin(),
-  });
-  const isPublicOperation = publicOperationCheck(schema);
   app.use('/graphql', async (req, res) => {
-    // GraphiQL's page itself needs no key; the queries it sends do.
-    if (deps.config.graphiql && req.method === 'GET' && req.accepts(['json', 'html']) === 'html') {
-      return graphql(req, res);
+    // The JSON body is read by the one reader every door uses (size limit, media type, INVALID_JSON).
+    if (req.method === 'POST') {
+      try {
+        await readBody(req, res);
+      } catch (error) {
+        return sendGraphQLError(res, classifyError(error).appError);
+      }
+      // One operation per request (README "Query limits and cost"): a batch would be one request's
+      // worth of rate limit for many operations' work.
+      if (Array.isArray(req.body))
+        return sendGraphQLError(
+          res,
+          new AppError(
+            'BATCHING_NOT_SUPPORTED',
+            'Send one operation per request; batched (array) bodies are not supported',
+          ),
+        );
     }
-    try {
-      if (req.method === 'POST') await readBody(req, res);
-      // Signing in needs no credential, and a stale session cookie must not stand in its way.
-      let read: CacheableRead | undefined;
-      const isCacheableRead = () => {
-        read = readCache.readOf(req);
-        return read !== undefined;
-      };
-      if (!isPublicOperation(req.body)) await authenticate(req, res, { isCacheableRead });
-      if (read && readCache.answer(req, res, read)) return;
-    } catch (error) {
-      const { appError, unexpected } = classifyError(error);
-      if (unexpected) req.state.log.error({ err: error }, 'unexpected error before GraphQL execution');
-      return sendGraphQLError(res, appError);
-    }
-    return graphql(req, res);
+    return pipeline.graphql(req, res);
   });
 
   // After the doors, which most requests are for: express tries its layers in order.

@@ -5,7 +5,7 @@ import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import type { GraphQLField } from 'graphql';
 import type PrismaTypes from '../prisma/generated/pothos-types';
 import { getDatamodel } from '../prisma/generated/pothos-types';
-import { holdsPair } from './auth/principal';
+import { holdsPair, refusal } from './auth/principal';
 import type { ScopeAction, ScopePair, ScopeResource } from './auth/scopes';
 import type { Context } from './context';
 import { AppError } from './errors';
@@ -29,19 +29,7 @@ export const builder = new SchemaBuilder<Types>({
     authScopes: (ctx) => ({
       scope: (pair: ScopePair) => holdsPair(ctx.principal, pair),
     }),
-    unauthorizedError: (_parent, ctx, _info, result) => {
-      if (ctx.principal?.kind === 'session') {
-        return new AppError(
-          'FORBIDDEN',
-          'Through a dashboard session only owners and admins manage API keys and webhooks',
-        );
-      }
-      const pair = requiredPair(result.failure);
-      return new AppError(
-        'INSUFFICIENT_SCOPE',
-        `This API key lacks the required scope${pair ? ` ${pair}` : ''}`,
-      );
-    },
+    unauthorizedError: (_parent, ctx, _info, result) => refusal(ctx.principal, requiredPair(result.failure)),
   },
   prisma: {
     client: (ctx) => ctx.prisma,
@@ -84,6 +72,12 @@ export const cacheableRead = { cacheableRead: true } as const;
 export function isCacheableRead(field: GraphQLField<unknown, unknown> | undefined): boolean {
   return (field?.extensions as { cacheableRead?: unknown } | undefined)?.cacheableRead === true;
 }
+
+/**
+ * A list field's `extensions` when no argument sizes it but its length is bounded (an order's lines):
+ * the query cost counts it at this length (src/graphql/cost.ts, README "Query limits and cost").
+ */
+export const listSize = (n: number) => ({ listSize: n });
 
 builder.queryType({});
 builder.mutationType({});

@@ -20,6 +20,9 @@ const schema = z
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(140),
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+    /** Per signed-in staff member; unset: the same as for a key. */
+    SESSION_RATE_LIMIT_MAX: z.coerce.number().int().positive().optional(),
+    SESSION_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().optional(),
     /** Longest wait for Redis on the request path; slower answers fall back to per-process limits. */
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(100),
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
@@ -28,6 +31,14 @@ const schema = z
     /** Size of each API process's read cache, in MiB of answer text. */
     READ_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
     GRAPHIQL: bool.optional(),
+    /** Comma-separated browser origins allowed to call the API (CORS) and to send cookie-authenticated writes. */
+    CORS_ORIGINS: z.string().optional(),
+    /** Query limits of /graphql (README "Query limits and cost"). */
+    GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1000).default(20),
+    GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(100_000).default(30),
+    GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(100_000).default(50),
+    GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(5000),
+    GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(100_000_000).default(25_000),
     SEED_DEMO: bool.default(false),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(20),
@@ -68,6 +79,15 @@ const schema = z
     if (env.NODE_ENV === 'production' && !env.WEBHOOK_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET_KEY'], message: 'is required in production' });
     }
+    for (const origin of (env.CORS_ORIGINS ?? '').split(',')) {
+      const trimmed = origin.trim().replace(/\/$/, '');
+      if (trimmed !== '' && !isOrigin(trimmed))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['CORS_ORIGINS'],
+          message: `"${trimmed}" is not an origin (scheme://host[:port], no path)`,
+        });
+    }
     if (env.WEBHOOK_LEASE_SECONDS * 1000 < env.WEBHOOK_TIMEOUT_MS + 1000) {
       ctx.addIssue({
         code: 'custom',
@@ -90,10 +110,22 @@ const schema = z
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     rateLimit: { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    sessionRateLimit: {
+      max: env.SESSION_RATE_LIMIT_MAX ?? env.RATE_LIMIT_MAX,
+      windowSeconds: env.SESSION_RATE_LIMIT_WINDOW_SECONDS ?? env.RATE_LIMIT_WINDOW_SECONDS,
+    },
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     readCache: { ttlMs: env.READ_CACHE_TTL_MS, maxBytes: env.READ_CACHE_MAX_MB * 1024 * 1024 },
     graphiql: env.GRAPHIQL ?? env.NODE_ENV !== 'production',
+    corsOrigins: corsOrigins(env.CORS_ORIGINS, env.NODE_ENV, env.PORT),
+    queryLimits: {
+      maxDepth: env.GRAPHQL_MAX_DEPTH,
+      maxAliases: env.GRAPHQL_MAX_ALIASES,
+      maxDirectives: env.GRAPHQL_MAX_DIRECTIVES,
+      maxTokens: env.GRAPHQL_MAX_TOKENS,
+      maxCost: env.GRAPHQL_MAX_COST,
+    },
     seedDemo: env.SEED_DEMO,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
@@ -117,6 +149,14 @@ const DEV_WEBHOOK_SECRET_KEY = createHash('sha256')
   .update('commerce-service development webhook key')
   .digest();
 
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
+
 function decodeSecretKey(value: string): Buffer | null {
   if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
   if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
@@ -127,6 +167,20 @@ function decodeSecretKey(value: string): Buffer | null {
 }
 
 export type Config = z.output<typeof schema>;
+
+/**
+ * CORS_ORIGINS, or by default: in development the service's own origins and Vite's dev server
+ * (the dashboard in development), in production and tests none.
+ */
+function corsOrigins(value: string | undefined, env: string, port: number): string[] {
+  if (value !== undefined)
+    return value
+      .split(',')
+      .map((origin) => origin.trim().replace(/\/$/, ''))
+      .filter((origin) => origin !== '');
+  if (env !== 'development') return [];
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, 'http://localhost:5173'];
+}
 
 function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'false' || value === '') return false;

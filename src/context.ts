@@ -22,6 +22,8 @@ export interface RequestServices {
   loginThrottle: LoginThrottle;
   /** Webhook secrets and URL policy (from configuration); absent in hand-made test contexts. */
   webhooks?: WebhookServices;
+  /** After a write of the store commits: replaces its read-cache data version (src/modules/store-writes.ts). */
+  storeChanged?: (storeId: string) => Promise<void>;
   /** Session cookies carry Secure on every request (production), not only on HTTPS ones. */
   alwaysSecureCookies?: boolean;
 }

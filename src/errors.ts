@@ -16,10 +16,13 @@ export const errorStatus = {
   PLAN_NOT_ELIGIBLE: 403,
   WEBHOOKS_NOT_AVAILABLE: 403,
   FORBIDDEN: 403,
+  ORIGIN_NOT_ALLOWED: 403,
   API_KEY_USAGE_LIMIT_REACHED: 429,
   RATE_LIMIT_EXCEEDED: 429,
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,
+  QUERY_TOO_COMPLEX: 400,
+  BATCHING_NOT_SUPPORTED: 400,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
@@ -151,10 +154,22 @@ export function classifyError(error: unknown): { appError: AppError; unexpected:
   }
   if (current instanceof GraphQLError) {
     const code = current.extensions?.code;
-    if (isErrorCode(code)) return { appError: new AppError(code, current.message), unexpected: false };
+    if (isErrorCode(code))
+      return {
+        appError: new AppError(code, current.message, detailsOf(current.extensions.details)),
+        unexpected: false,
+      };
     return { appError: requestErrorFrom(current), unexpected: false };
   }
   return { appError: internalError(), unexpected: true };
+}
+
+/** `extensions.details` of a coded GraphQL error (a replayed or masked one), when it has the shape. */
+function detailsOf(value: unknown): ErrorDetail[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.every((d) => typeof d?.path === 'string' && typeof d?.message === 'string')
+    ? value
+    : undefined;
 }
 
 const VARIABLE_ERROR = /^Variable "\$(\w+)" got invalid value /;

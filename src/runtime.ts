@@ -49,6 +49,7 @@ export function createRuntime(options: {
   const admission = createAdmission({
     redis,
     rateLimit: config.rateLimit,
+    sessionRateLimit: config.sessionRateLimit,
     usage,
     dataVersions,
     logger,
@@ -62,6 +63,7 @@ export function createRuntime(options: {
     invalidateAuth: (target) => invalidation.publish(target),
     loginThrottle,
     webhooks: webhookServicesFrom(config),
+    storeChanged: (storeId) => readCache.storeChanged(storeId),
     alwaysSecureCookies: config.isProduction,
   };
   const authenticate = createAuthenticator({
@@ -69,9 +71,14 @@ export function createRuntime(options: {
     now,
     keys,
     admission,
-    rateLimitHeaders: (decision) => rateLimitHeaders(decision, config.rateLimit.windowSeconds),
+    rateLimitHeaders: (decision, kind) =>
+      rateLimitHeaders(
+        decision,
+        (kind === 'session' ? config.sessionRateLimit : config.rateLimit).windowSeconds,
+      ),
     dataVersions,
     alwaysSecureCookies: config.isProduction,
+    trustedOrigins: config.corsOrigins,
   });
   return {
     services,

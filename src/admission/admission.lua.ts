@@ -27,3 +27,20 @@ if allowed == 1 then
 end
 return { allowed, count, oldest, usage_allowed, used, version }
 `;
+
+/**
+ * Admission of one dashboard-session request (README "Authentication"): the same sliding window, per
+ * staff member, and — when asked — the store's data version; sessions count in no key's usage.
+ *
+ * KEYS[1] rate-limit sorted set; KEYS[2] the store's data version, when asked for (numkeys 2)
+ * ARGV    now ms, window ms, max, window member, then with KEYS[2] only: a fresh version token, version TTL s
+ * Returns { allowed 0|1, count, oldest ('' when none), version ('' when not read) }
+ */
+export const sessionAdmissionLua = `${slidingWindowLua}${currentVersionLua}
+local allowed, count, oldest = sliding_window(KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4])
+local version = ''
+if allowed == 1 and #KEYS == 2 then
+  version = current_version(KEYS[2], ARGV[5], ARGV[6])
+end
+return { allowed, count, oldest, version }
+`;

@@ -10,7 +10,7 @@ import { firstConnection, writesPerTurn } from '../redis';
 import type { UsageMeter } from '../usage/meter';
 import { type MeteredKey, utcDay } from '../usage/pending';
 import { TOTAL_TTL_SECONDS } from '../usage/redis-usage';
-import { admissionLua } from './admission.lua';
+import { admissionLua, sessionAdmissionLua } from './admission.lua';
 
 export interface AdmissionResult {
   rateLimit: RateLimitDecision;
@@ -29,6 +29,15 @@ export interface Admission {
    * request) the usage quota. Exact across API processes; one Redis round trip.
    */
   admit(key: MeteredKey, now: Date, options?: { withDataVersion?: boolean }): Promise<AdmissionResult>;
+  /**
+   * Counts one request of a signed-in staff member against their own sliding window (no usage: a
+   * session is no key). The same exactness, fallback and round trip as a key's.
+   */
+  admitSession(
+    session: { staffUserId: string; storeId: string },
+    now: Date,
+    options?: { withDataVersion?: boolean },
+  ): Promise<Omit<AdmissionResult, 'usage'>>;
 }
 
 const processTag = randomBytes(6).toString('hex');
@@ -47,6 +56,8 @@ let sequence = 0;
 export function createAdmission(options: {
   redis: Redis | null;
   rateLimit: { max: number; windowSeconds: number };
+  /** Per staff member; defaults to the keys' rate limit. */
+  sessionRateLimit?: { max: number; windowSeconds: number };
   usage: UsageMeter;
   /** The read cache's store data versions; null when the read cache is off. */
   dataVersions: DataVersions | null;
@@ -61,6 +72,10 @@ export function createAdmission(options: {
   const windowPrefix = options.keyPrefix ?? 'ratelimit:';
   const memory = new MemorySlidingWindow(window);
   const script = redis ? defineScript(redis, 'commerceAdmission', admissionLua) : null;
+  const sessionLimit = options.sessionRateLimit ?? options.rateLimit;
+  const sessionWindow = { max: sessionLimit.max, windowMs: sessionLimit.windowSeconds * 1000 };
+  const sessionMemory = new MemorySlidingWindow(sessionWindow);
+  const sessionScript = redis ? defineScript(redis, 'commerceSessionAdmission', sessionAdmissionLua) : null;
   const holdWrites = redis ? writesPerTurn(redis) : () => {};
   // A request that arrives before Redis's first connection (the process just started) waits for it,
   // so it is counted where every process counts, not in this one's memory alone.
@@ -113,6 +128,37 @@ export function createAdmission(options: {
     return result;
   };
 
+  const sessionInRedis = async (windowKey: string, storeId: string, now: Date, withDataVersion: boolean) => {
+    if (!sessionScript) return undefined;
+    const nowMs = now.getTime();
+    const keys = [windowKey];
+    const versionArgs: (string | number)[] = [];
+    if (withDataVersion && dataVersions) {
+      keys.push(dataVersions.key(storeId));
+      versionArgs.push(versionToken(), VERSION_TTL_SECONDS);
+    }
+    const reply = await guard.attempt(() => {
+      holdWrites();
+      return sessionScript(
+        keys.length,
+        ...keys,
+        nowMs,
+        sessionWindow.windowMs,
+        sessionWindow.max,
+        `${nowMs}:${processTag}:${(sequence++).toString(36)}`,
+        ...versionArgs,
+      ) as Promise<[number, number, string, string]>;
+    });
+    if (!reply) return undefined;
+    const [allowed, count, oldest, dataVersion] = reply;
+    const window = { allowed: allowed === 1, count, oldestMs: oldest === '' ? null : Number(oldest) };
+    const result: Omit<AdmissionResult, 'usage'> = {
+      rateLimit: rateLimitDecision(window, nowMs, sessionWindow, 'redis'),
+    };
+    if (dataVersion !== '') result.dataVersion = dataVersion;
+    return result;
+  };
+
   return {
     async admit(key, now, admitOptions) {
       if (connecting && !connecting.settled) await connecting.wait(FIRST_CONNECTION_WAIT_MS);
@@ -120,6 +166,18 @@ export function createAdmission(options: {
       if (shared) return shared;
       const rateLimit = rateLimitDecision(memory.hit(key.id, now.getTime()), now.getTime(), window, 'memory');
       return rateLimit.allowed ? { rateLimit, usage: usage.recordLocally(key, now) } : { rateLimit };
+    },
+    async admitSession(session, now, admitOptions) {
+      const windowKey = `${windowPrefix}staff:${session.staffUserId}`;
+      const shared = await sessionInRedis(
+        windowKey,
+        session.storeId,
+        now,
+        admitOptions?.withDataVersion ?? false,
+      );
+      if (shared) return shared;
+      const hit = sessionMemory.hit(windowKey, now.getTime());
+      return { rateLimit: rateLimitDecision(hit, now.getTime(), sessionWindow, 'memory') };
     },
   };
 }

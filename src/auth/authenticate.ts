@@ -2,10 +2,12 @@ import type { Request, Response } from 'express';
 import type { PrismaClient } from '../../prisma/generated/client/client';
 import type { Admission } from '../admission/admission';
 import { AppError } from '../errors';
+import { isTrustedOrigin, requestOrigin } from '../http/origin';
 import type { RateLimitDecision } from '../ratelimit/decision';
 import type { DataVersions } from '../read-cache/data-version';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
+import type { Principal } from './principal';
 import { sessionCookieOf } from './session-cookie';
 import { authenticateSession } from './sessions';
 
@@ -14,33 +16,73 @@ export interface AuthenticatorDeps {
   now: () => Date;
   keys: KeyVerifier;
   admission: Admission;
-  rateLimitHeaders: (decision: RateLimitDecision) => Record<string, string>;
+  rateLimitHeaders: (decision: RateLimitDecision, principal: Principal['kind']) => Record<string, string>;
   /** The read cache's store data versions; null when the read cache is off. */
   dataVersions: DataVersions | null;
   alwaysSecureCookies: boolean;
+  /** CORS_ORIGINS: besides the service's own, the origins browser writes may come from. */
+  trustedOrigins: readonly string[];
 }
 
 export interface AuthenticateOptions {
   /**
    * Asked once the caller is identified: whether the request is a cacheable read. If so the caller's
-   * store data version is read too (into req.state.dataVersion): for a key, by the admission script.
+   * store data version is read too (into req.state.dataVersion), by the admission script.
    */
   isCacheableRead?: () => boolean;
+  /** Whether the request changes state (a REST write, a GraphQL mutation): see the origin rule below. */
+  isWrite?: () => boolean;
+  /** The operation needs no credential (signing in): only the origin rule applies. */
+  isPublic?: boolean;
 }
 
 export type Authenticate = (req: Request, res: Response, options?: AuthenticateOptions) => Promise<void>;
 
 /**
- * Every /graphql, /api/v1 and /mcp request passes here before its operation runs: a dashboard session, or
- * an API key through DESIGN's check order, then (keys only) the sliding-window rate limit and the
- * usage quota. Only requests that pass all of it count as usage. Throws AppError; sets the
- * principal on req.state and the rate-limit headers on the response.
+ * Every /graphql, /api/v1 and /mcp request passes here before its operation runs: a dashboard
+ * session, or an API key through DESIGN's check order; then the sliding-window rate limit (per key,
+ * or per staff member for a session) and, for keys, the usage quota. Only requests that pass all of
+ * it count. Throws AppError; sets the principal on req.state and the rate-limit headers.
+ *
+ * Browser writes (README "Authentication"): a write authenticated by the session cookie — which the
+ * browser adds by itself — must say it comes from the service's own origin or one in CORS_ORIGINS
+ * (Origin, else Referer); a write that needs no credential (signing in) is refused only when it says
+ * it comes from elsewhere. Either way 403 ORIGIN_NOT_ALLOWED, before any lookup.
  */
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
+  const trusted = new Set(deps.trustedOrigins);
+  const checkOrigin = (req: Request, required: boolean) => {
+    const origin = requestOrigin(req);
+    if (origin === undefined ? !required : isTrustedOrigin(req, origin, trusted)) return;
+    throw new AppError(
+      'ORIGIN_NOT_ALLOWED',
+      origin === undefined
+        ? 'A write signed in by the session cookie must carry an Origin or Referer header'
+        : `Writes from ${origin} are not allowed (CORS_ORIGINS)`,
+    );
+  };
+  const refuseOverLimit = (res: Response, rateLimit: RateLimitDecision, principal: Principal) => {
+    for (const [name, value] of Object.entries(deps.rateLimitHeaders(rateLimit, principal.kind)))
+      res.setHeader(name, value);
+    if (!rateLimit.allowed) {
+      throw new AppError(
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit of ${rateLimit.limit} requests exceeded; retry in ${rateLimit.retryAfterSeconds ?? rateLimit.resetSeconds} s`,
+      );
+    }
+  };
+
   return async (req, res, options) => {
+    const write = options?.isWrite?.() ?? false;
+    if (options?.isPublic) {
+      if (write) checkOrigin(req, false);
+      return;
+    }
     const now = deps.now();
     const credential = presentedCredential(req.headers);
+    const withDataVersion = (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false;
     if (credential.kind === 'session') {
+      if (write && credential.via === 'cookie') checkOrigin(req, true);
       const principal = await authenticateSession(deps.prisma, credential.token, now).catch((error) => {
         // A cookie that no longer signs anyone in is dropped, so the browser stops sending it.
         if (credential.via === 'cookie' && (error as AppError).code === 'UNAUTHENTICATED')
@@ -48,8 +90,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
         throw error;
       });
       req.state.principal = principal;
-      if (deps.dataVersions && options?.isCacheableRead?.())
-        req.state.dataVersion = await deps.dataVersions.current(principal.storeId);
+      const { rateLimit, dataVersion } = await deps.admission.admitSession(principal, now, {
+        withDataVersion,
+      });
+      req.state.dataVersion = dataVersion;
+      refuseOverLimit(res, rateLimit, principal);
+      req.state.authenticated = true;
       return;
     }
     const verified = await deps.keys.verify(
@@ -58,20 +104,14 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
       now,
     );
     req.state.principal = verified.principal;
-
     const { rateLimit, usage, dataVersion } = await deps.admission.admit(verified.usage, now, {
-      withDataVersion: (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false,
+      withDataVersion,
     });
     req.state.dataVersion = dataVersion;
-    for (const [name, value] of Object.entries(deps.rateLimitHeaders(rateLimit))) res.setHeader(name, value);
-    if (!rateLimit.allowed) {
-      throw new AppError(
-        'RATE_LIMIT_EXCEEDED',
-        `Rate limit of ${rateLimit.limit} requests exceeded; retry in ${rateLimit.retryAfterSeconds ?? rateLimit.resetSeconds} s`,
-      );
-    }
+    refuseOverLimit(res, rateLimit, verified.principal);
     if (!usage?.allowed) {
       throw new AppError('API_KEY_USAGE_LIMIT_REACHED', 'This API key has used its whole usage limit');
     }
+    req.state.authenticated = true;
   };
 }

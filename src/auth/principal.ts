@@ -1,7 +1,12 @@
 import type { ApiKeyEnvironment, Plan, StaffRole } from '../../prisma/generated/client/enums';
-import { allScopePairs, type ScopeAction, type ScopeResource } from './scopes';
+import { AppError } from '../errors';
+import { allScopePairs } from './scopes';
 
-/** Who is calling, once authentication has passed. Scope checks read it in the schema only. */
+/**
+ * Who is calling, once authentication has passed: an API key or a staff member's dashboard session.
+ * Both carry their rights as stored "RESOURCE:ACTION" pairs — a key its own scopes, a session its
+ * role's (src/auth/roles.ts) — and the schema's scope checks read nothing else.
+ */
 export interface ApiKeyPrincipal {
   kind: 'apiKey';
   keyId: string;
@@ -11,7 +16,7 @@ export interface ApiKeyPrincipal {
   scopes: ReadonlySet<string>;
 }
 
-/** A staff member signed in to the dashboard. A session carries a role, not scopes. */
+/** A staff member signed in to the dashboard; `scopes` are their role's (roleScopes). */
 export interface SessionPrincipal {
   kind: 'session';
   sessionId: string;
@@ -19,40 +24,49 @@ export interface SessionPrincipal {
   storeId: string;
   plan: Plan;
   role: StaffRole;
+  scopes: ReadonlySet<string>;
 }
 
 export type Principal = ApiKeyPrincipal | SessionPrincipal;
 
-/** What owners and admins may do through a session (DESIGN): manage API keys and webhooks (store settings). */
-const sessionResources: ReadonlySet<ScopeResource> = new Set<ScopeResource>(['API_KEYS', 'STORE_SETTINGS']);
-
-export function isManager(principal: Principal): boolean {
-  return principal.kind === 'session' && (principal.role === 'OWNER' || principal.role === 'ADMIN');
-}
-
-export function hasScope(principal: Principal | null, resource: ScopeResource, action: ScopeAction): boolean {
-  if (!principal) return false;
-  if (principal.kind === 'apiKey') return principal.scopes.has(`${resource}:${action}`);
-  return isManager(principal) && sessionResources.has(resource);
-}
-
-/** hasScope for a stored "RESOURCE:ACTION" pair (what root fields declare). */
+/** Whether the caller holds a stored "RESOURCE:ACTION" pair (what root fields declare). */
 export function holdsPair(principal: Principal | null, pair: string): boolean {
-  // A key holds the pair as it is stored: no need to take it apart (checked on every cached read).
-  if (principal?.kind === 'apiKey') return principal.scopes.has(pair);
-  const [resource, action] = pair.split(':') as [ScopeResource, ScopeAction];
-  return hasScope(principal, resource, action);
+  return principal?.scopes.has(pair) ?? false;
+}
+
+/** A key with every scope, an owner's or an admin's session. */
+export function holdsEveryScope(principal: Principal | null): boolean {
+  return principal !== null && allScopePairs().every((pair) => principal.scopes.has(pair));
 }
 
 /**
- * Whether the caller could grant any power at all: an owner or admin signed in (who may create keys
- * with every scope), or a key that itself holds every scope. Whoever can make someone an owner or
- * admin, or set such a user's password, can sign in as them; so only such callers may.
+ * The refusal of a right the caller lacks, named as the caller knows it: a session by its role
+ * (403 FORBIDDEN, "The STAFF role may not PRODUCTS:DELETE"), a key by its scopes (403 INSUFFICIENT_SCOPE).
  */
-export function mayGrantEverything(principal: Principal | null): boolean {
-  if (!principal) return false;
-  if (principal.kind === 'session') return isManager(principal);
-  return allScopePairs().every((pair) => principal.scopes.has(pair));
+export function refusal(
+  principal: Principal | null,
+  right: string | undefined,
+  keyMessage?: string,
+): AppError {
+  if (principal?.kind === 'session')
+    return new AppError('FORBIDDEN', `The ${principal.role} role may not ${right ?? 'do this'}`);
+  return new AppError(
+    'INSUFFICIENT_SCOPE',
+    keyMessage ?? `This API key lacks the required scope${right ? ` ${right}` : ''}`,
+  );
+}
+
+/**
+ * Whether the caller may give a staff member `role`, set the password of one who has it, or (for an
+ * OWNER) change, deactivate or remove them. Owners and admins can sign in and grant any scope, so
+ * only a caller holding every scope makes or empowers one (else a key could get round "a key grants
+ * only what it holds"); and only an owner changes the owner (spec/dashboard.md), so among sessions
+ * only an OWNER's may touch an OWNER.
+ */
+export function mayManageStaffWithRole(principal: Principal | null, role: StaffRole): boolean {
+  if (role === 'STAFF') return true;
+  if (!holdsEveryScope(principal)) return false;
+  return role !== 'OWNER' || principal?.kind !== 'session' || principal.role === 'OWNER';
 }
 
 /** For logs and audit entries: which key or staff user acted. */

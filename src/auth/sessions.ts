@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { SESSION_TOKEN_PREFIX } from './credentials';
 import { verifyPassword } from './password';
 import type { SessionPrincipal } from './principal';
+import { roleScopes } from './roles';
 
 /** A dashboard session lasts 12 hours from sign-in; then the staff member signs in again. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -154,6 +155,7 @@ export async function login(
       storeId: user.storeId,
       plan: user.store.plan,
       role: user.role,
+      scopes: roleScopes(user.role),
     },
     staff: { id: user.id, email: user.email, name: user.name, role: user.role },
     store: { id: user.store.id, name: user.store.name, plan: user.store.plan },
@@ -203,6 +205,7 @@ export async function authenticateSession(prisma: Db, token: string, now: Date):
     storeId: session.storeId,
     plan: session.store.plan,
     role: session.staffUser.role,
+    scopes: roleScopes(session.staffUser.role),
   };
 }
 

@@ -7,18 +7,22 @@ import {
   validate,
 } from 'graphql';
 
+/** A REST route's or MCP tool's operation, parsed and validated once, at start-up. */
+export interface PreparedOperation {
+  document: DocumentNode;
+  operation: OperationDefinitionNode & { name: NonNullable<OperationDefinitionNode['name']> };
+}
+
 /**
  * A fixed operation (a REST route's or an MCP tool's), parsed and validated against the schema once
- * at start-up: exactly one named operation, or `fail` with why.
+ * at start-up: exactly one named operation, or `fail` with why. (That each is within the query
+ * limits is proven by test/graphql/limits.test.ts, for the largest variables it can be given.)
  */
 export function compileOperation(
   schema: GraphQLSchema,
   source: string,
   fail: (message: string) => never,
-): {
-  document: DocumentNode;
-  operation: OperationDefinitionNode & { name: NonNullable<OperationDefinitionNode['name']> };
-} {
+): PreparedOperation {
   const document = parse(source);
   const errors = validate(schema, document);
   if (errors.length > 0) fail(errors.map((e) => e.message).join('; '));

@@ -15,6 +15,11 @@ export interface Metrics {
   observe: (req: Request, res: Response, next: NextFunction) => void;
   /** Serves the exposition text (behind METRICS_TOKEN when set). */
   serve: (req: Request, res: Response) => Promise<void>;
+  /** One GraphQL operation through the pipeline, by door, type and outcome, with its requested cost. */
+  operation: (
+    labels: { door: string; type: string; outcome: 'ok' | 'error' },
+    cost: number | undefined,
+  ) => void;
 }
 
 /** Paths whose label is the path itself; anything else unmatched is `other`. */
@@ -49,6 +54,19 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
     name: 'read_cache_lookups_total',
     help: 'Cacheable reads by route template and what the read cache did: hit, miss (run, then remembered) or off (Redis could not say, or the caller lacks a scope)',
     labelNames: ['route', 'result'] as const,
+    registers: [registry],
+  });
+  const operations = new Counter({
+    name: 'graphql_operations_total',
+    help: 'GraphQL operations run by the pipeline, by door (graphql, rest, mcp), type and outcome (ok, or error: any error in the result)',
+    labelNames: ['door', 'type', 'outcome'] as const,
+    registers: [registry],
+  });
+  const cost = new Histogram({
+    name: 'graphql_query_cost',
+    help: 'Requested cost of the operations run, by door (README "Query limits and cost")',
+    labelNames: ['door'] as const,
+    buckets: [1, 10, 30, 100, 300, 1000, 3000, 10_000, 30_000],
     registers: [registry],
   });
   // Registered with the registry, which reads it at each scrape.
@@ -86,6 +104,10 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
         if (cached) readCache.inc({ route, result: cached });
       });
       next();
+    },
+    operation(labels, requested) {
+      operations.inc(labels);
+      if (requested !== undefined) cost.observe({ door: labels.door }, requested);
     },
     async serve(req, res) {
       if (!authorized(req)) {

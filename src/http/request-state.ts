@@ -2,20 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
-import type { CachedAnswer } from '../read-cache/answer';
 
 export interface RequestState {
   requestId: string;
   log: Logger;
   clientAddress: string | undefined;
   principal: Principal | null;
+  /** Authentication (and admission) passed for this request: no door or plugin runs it again. */
+  authenticated?: boolean;
   startedAt: bigint;
   /** The caller's store data version, read during authentication for a cacheable read. */
   dataVersion?: string;
   /** What the read cache did for a cacheable read: answered it, will remember it, or stood aside. */
   readCache?: 'hit' | 'miss' | 'off';
-  /** A cacheable GraphQL read that missed: where its answer is remembered once yoga has made it. */
-  rememberRead?: (answer: CachedAnswer) => void;
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */
   route?: string;
 }

@@ -1,13 +1,11 @@
-import { type DocumentNode, type GraphQLSchema, getNamedType, isEnumType, Kind, typeFromAST } from 'graphql';
+import { type GraphQLSchema, getNamedType, isEnumType, Kind, typeFromAST } from 'graphql';
 import { z } from 'zod';
 import { declaredScope } from '../builder';
-import { compileOperation } from '../graphql/operation';
+import { compileOperation, type PreparedOperation } from '../graphql/operation';
 import type { McpTool } from './tool';
 
-export interface CompiledTool {
+export interface CompiledTool extends PreparedOperation {
   tool: McpTool;
-  document: DocumentNode;
-  operationName: string;
   /** The (resource, action) pair the operation's root field declares, e.g. PRODUCTS:READ. */
   scope: string;
   /** The tool description with the scope it needs. */
@@ -67,7 +65,7 @@ function compileTool(schema: GraphQLSchema, tool: McpTool): CompiledTool {
   return {
     tool,
     document,
-    operationName: operation.name.value,
+    operation,
     scope,
     description: `${tool.description} Read-only. Needs the ${scope} scope.`,
   };

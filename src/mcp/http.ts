@@ -1,21 +1,17 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, RequestHandler, Response } from 'express';
-import type { GraphQLSchema } from 'graphql';
 import type { Authenticate } from '../auth/authenticate';
 import { presentedCredential } from '../auth/credentials';
-import type { RequestServices } from '../context';
 import { AppError, classifyError } from '../errors';
-import { contextFromRequest } from '../graphql/context';
+import type { Pipeline } from '../graphql/pipeline';
 import { sendRestError } from '../http/respond';
-import { compileTools } from './compile';
+import type { CompiledTool } from './compile';
 import { createMcpServer } from './server';
-import type { McpTool } from './tool';
 
 export interface McpDeps {
-  services: RequestServices;
+  pipeline: Pipeline;
   authenticate: Authenticate;
-  schema: GraphQLSchema;
-  tools: readonly McpTool[];
+  tools: readonly CompiledTool[];
   /** The JSON body reader every door uses (size limit, content type, INVALID_JSON). */
   readBody: (req: Request, res: Response) => Promise<void>;
 }
@@ -28,8 +24,6 @@ export interface McpDeps {
  * without sessions: 405, as the SDK's stateless examples answer.
  */
 export function createMcpHandler(deps: McpDeps): RequestHandler {
-  const tools = compileTools(deps.schema, deps.tools);
-
   return async (req, res) => {
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
@@ -56,7 +50,7 @@ export function createMcpHandler(deps: McpDeps): RequestHandler {
       return;
     }
 
-    const server = createMcpServer(deps.schema, tools, contextFromRequest(deps.services, req));
+    const server = createMcpServer(deps.pipeline, deps.tools, { req, res, door: 'mcp' });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -1,16 +1,16 @@
-import type { CachedAnswer } from './answer';
+import type { CachedResult } from './answer';
 
-/** One remembered answer of a successful read, and what it was made under. */
+/** One remembered result of a successful read, and what it was made under. */
 export interface CachedRead {
   storeId: string;
   version: string;
-  answer: CachedAnswer;
+  answer: CachedResult;
   expiresAt: number;
 }
 
 /**
- * This process's remembered answers, least recently used first out, bounded by the size of their
- * keys and bodies (in bytes); each expires `ttlMs` after it was made whatever happens to its store's
+ * This process's remembered results, least recently used first out, bounded by the size of their
+ * keys and answers (in bytes); each expires `ttlMs` after it was made whatever happens to its store's
  * version. Timing is the process's real clock: it bounds how old an answer can be, not a request's time.
  */
 export class CachedReads {
@@ -55,5 +55,5 @@ export class CachedReads {
   }
 }
 
-const sizeOf = (key: string, entry: { answer: CachedAnswer }) =>
-  Buffer.byteLength(key) + entry.answer.body.length;
+const sizeOf = (key: string, entry: { answer: { size: number } }) =>
+  Buffer.byteLength(key) + entry.answer.size;

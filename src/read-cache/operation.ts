@@ -6,7 +6,7 @@ import { declaredScope, isCacheableRead } from '../builder';
  * the operation may not be answered from the read cache (a mutation, an uncacheable or unknown
  * field, fragments at the root). `__typename` beside cacheable fields is allowed.
  */
-export function cacheableReadScopes(
+function cacheableReadScopesOf(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName?: string | null,
@@ -24,4 +24,29 @@ export function cacheableReadScopes(
     scopes.add(scope);
   }
   return scopes.size > 0 ? [...scopes] : null;
+}
+
+const memo = new WeakMap<DocumentNode, Map<string, string[] | null>>();
+
+/**
+ * cacheableReadScopesOf, remembered per parsed document (the pipeline's parser cache hands out the
+ * same document for the same text, and REST routes and MCP tools prepare theirs once).
+ */
+export function cacheableReadScopes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+): string[] | null {
+  let byName = memo.get(document);
+  if (!byName) {
+    byName = new Map();
+    memo.set(document, byName);
+  }
+  const name = operationName ?? '';
+  let scopes = byName.get(name);
+  if (scopes === undefined) {
+    scopes = cacheableReadScopesOf(schema, document, operationName);
+    byName.set(name, scopes);
+  }
+  return scopes;
 }

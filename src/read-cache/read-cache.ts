@@ -1,17 +1,17 @@
 import type { Logger } from 'pino';
 import { holdsPair, type Principal } from '../auth/principal';
-import type { CachedAnswer } from './answer';
+import type { CachedResult } from './answer';
 import type { DataVersions } from './data-version';
 import { CachedReads } from './entries';
 
 /** What to do with a cacheable read: answer with a remembered answer, or run it (and remember it). */
 export type ReadLookup =
-  | { kind: 'hit'; answer: CachedAnswer }
-  | { kind: 'miss'; remember(answer: CachedAnswer): void }
+  | { kind: 'hit'; answer: CachedResult }
+  | { kind: 'miss'; remember(answer: CachedResult): void }
   | { kind: 'off' };
 
 export interface ReadCache {
-  /** False when this process caches nothing (it still replaces versions after mutations). */
+  /** False when this process caches nothing (it still replaces versions after writes). */
   readonly enabled: boolean;
   /**
    * Before a cacheable read (`key` names the door, operation and variables) by an authenticated
@@ -26,19 +26,30 @@ export interface ReadCache {
     key: string,
     scopes: readonly string[],
   ): ReadLookup;
-  /** After any mutation by the caller, whatever its outcome, and before its answer is sent. */
-  afterMutation(principal: Principal | null): Promise<void>;
+  /** The store's data version now, for a caller whose authentication did not read it; undefined when Redis cannot say. */
+  version(storeId: string): Promise<string | undefined>;
+  /**
+   * After a write of the store committed, before anyone is told it succeeded: replaces the store's
+   * data version (src/modules/store-writes.ts calls it for every store write, whatever made it).
+   */
+  storeChanged(storeId: string): Promise<void>;
 }
 
 const off: ReadLookup = { kind: 'off' };
 
 /** Without Redis: nothing is cached anywhere, so mutations have nothing to invalidate. */
-export const noReadCache: ReadCache = { enabled: false, lookup: () => off, afterMutation: async () => {} };
+export const noReadCache: ReadCache = {
+  enabled: false,
+  lookup: () => off,
+  version: async () => undefined,
+  storeChanged: async () => {},
+};
 
 /**
- * README "Read cache": answers of catalogue reads, remembered per process under the store's data
- * version in Redis. Every mutation replaces the version before it answers, so no caller ever reads
- * an answer older than a write that was acknowledged to anyone; without Redis nothing is cached.
+ * README "Read cache": results of catalogue reads, remembered per process under the store's data
+ * version in Redis. Every write of the store replaces the version once it commits and before it is
+ * acknowledged, so no caller ever reads an answer older than a write that was acknowledged to
+ * anyone; without Redis nothing is cached.
  */
 export function createReadCache(options: {
   versions: DataVersions | null;
@@ -85,17 +96,17 @@ export function createReadCache(options: {
         },
       };
     },
+    version: (storeId) => versions.current(storeId),
     // Also with the cache off here (READ_CACHE_TTL_MS=0): other processes may be caching.
-    async afterMutation(principal) {
-      if (!principal) return;
-      if (await versions.bump(principal.storeId)) return;
+    async storeChanged(storeId) {
+      if (await versions.bump(storeId)) return;
       if (!enabled) return;
       failures++;
-      distrusted.delete(principal.storeId);
-      distrusted.set(principal.storeId, Date.now() + ttlMs);
-      reads.forgetStore(principal.storeId);
+      distrusted.delete(storeId);
+      distrusted.set(storeId, Date.now() + ttlMs);
+      reads.forgetStore(storeId);
       logger.warn(
-        { storeId: principal.storeId },
+        { storeId },
         "read cache: the store's data version could not be replaced; other API processes may answer from their cache for up to READ_CACHE_TTL_MS",
       );
     },

@@ -133,6 +133,7 @@ const graphql: Door = {
               extensions: expect.objectContaining({ code }),
             },
           ],
+          extensions: { cost: pageCost(0) },
         },
       });
       return;
@@ -147,16 +148,20 @@ const graphql: Door = {
             extensions: { code, status, requestId: res.headers.get('x-request-id') },
           },
         ],
+        extensions: { cost: pageCost(0) },
       },
     });
   },
   async expectAccepted(res) {
     expect({ status: res.status, body: await res.json() }).toEqual({
       status: 200,
-      body: { data: { categories: { items: [] } } },
+      body: { data: { categories: { items: [] } }, extensions: { cost: pageCost(1) } },
     });
   },
 };
+
+/** The query asks for a page of up to 25 categories (26 objects); what came back is the page or nothing. */
+const pageCost = (actual: number) => ({ requestedQueryCost: 26, actualQueryCost: actual });
 
 describe.each([rest, graphql])('through $name', (door) => {
   describe('API_KEY_REQUIRED (401)', () => {

@@ -44,7 +44,10 @@ test('the cookie alone authenticates REST and GraphQL', async () => {
 
 test('sign-out ends the session on the server and clears the cookie; the old cookie is refused', async () => {
   const cookie = cookieOf(await signIn()) as string;
-  const out = await server.request('/api/v1/auth/logout', { method: 'POST', ...withCookie(cookie) });
+  const out = await server.request('/api/v1/auth/logout', {
+    method: 'POST',
+    headers: { ...withCookie(cookie).headers, origin: server.baseUrl },
+  });
   expect(out.status).toBe(204);
   expect(cookieOf(out)).toBe(
     'tt_session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',

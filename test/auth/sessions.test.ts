@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StaffRole } from '../../prisma/generated/client/enums';
 import { createLoginThrottle, LoginThrottledError } from '../../src/auth/login-throttle';
+import { roleScopes } from '../../src/auth/roles';
 import { noSessionCookie } from '../../src/auth/session-cookie';
 import {
   authenticateSession,
@@ -96,6 +97,7 @@ describe('login', () => {
       storeId,
       plan: 'PRO',
       role: 'OWNER',
+      scopes: roleScopes('OWNER'),
     });
     expect(result.staff).toEqual({ id: user.id, email: user.email, name: 'Ada Staff', role: 'OWNER' });
     expect(result.store).toEqual({ id: storeId, name: expect.any(String), plan: 'PRO' });
@@ -509,12 +511,13 @@ describe('over HTTP', () => {
       data: {
         session: { staff: { email: user.email }, store: { id: storeId }, expiresAt: data.login.expiresAt },
       },
+      extensions: { cost: { requestedQueryCost: 3, actualQueryCost: 3 } },
     });
     const byCookie = await gql('{ session { staff { id } } }', { cookie: `tt_session=${token}` });
     expect((await byCookie.json()).data.session.staff.id).toBe(user.id);
 
     const out = await gql('mutation { logout }', { authorization: `Bearer ${token}` });
-    expect(await out.json()).toEqual({ data: { logout: true } });
+    expect((await out.json()).data).toEqual({ logout: true });
 
     const after = await gql('{ session { expiresAt } }', { authorization: `Bearer ${token}` });
     expect(after.status).toBe(401);

@@ -52,3 +52,32 @@ describe('GET /metrics', () => {
     expect(await scrape()).toMatch(/worker_jobs\{task="fan_out_event",state="waiting"\} [1-9]/);
   });
 });
+
+describe('GraphQL operations', () => {
+  const valueOf = (text: string, series: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((line) => line.startsWith(`${series} `))
+        ?.split(' ')
+        .pop() ?? 0,
+    );
+
+  it('counts the operations of every door by type and outcome, with their requested cost', async () => {
+    const series = [
+      'graphql_operations_total{door="rest",type="query",outcome="ok"}',
+      'graphql_operations_total{door="graphql",type="query",outcome="ok"}',
+      'graphql_operations_total{door="graphql",type="query",outcome="error"}',
+      'graphql_query_cost_bucket{le="30",door="graphql"}',
+      'graphql_query_cost_bucket{le="30",door="rest"}',
+      'graphql_query_cost_bucket{le="300",door="graphql"}',
+    ];
+    const before = await scrape();
+    await server.request('/api/v1/category', { key });
+    await server.graphql('{ categories(limit: 5) { items { id } } }', {}, key);
+    await server.graphql('{ products(limit: 101) { items { id } } }', {}, key); // refused by the resolver
+    const after = await scrape();
+    // The REST page of 25 (26) and the GraphQL page of 5 (6) fall in the bucket up to 30; 101 (capped at 100) in 300's.
+    expect(series.map((name) => valueOf(after, name) - valueOf(before, name))).toEqual([1, 1, 1, 1, 1, 2]);
+  });
+});

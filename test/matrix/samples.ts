@@ -8,15 +8,15 @@ export interface Sample {
   body?: unknown;
 }
 
-/**
- * A valid request for every route, made against a store's own records. Targets that a request
- * changes or removes are created fresh for each call, so every sample can run any number of times.
- * A route added to the table without a sample here fails the matrices until it gets one.
- */
-export function samplesFor(db: Db, storeId: string): Record<string, () => Promise<Sample>> {
-  const tag = () => randomBytes(4).toString('hex');
-  const none = async (): Promise<Sample> => ({ params: {} });
+/** A GraphQL request for a root field that no REST route runs. */
+export interface GraphqlSample {
+  query: string;
+  variables?: Record<string, unknown>;
+}
 
+/** Fresh records of a store, one call one row, for the samples below. */
+function recordsOf(db: Db, storeId: string) {
+  const tag = () => randomBytes(4).toString('hex');
   const category = async () =>
     (await db.category.create({ data: { storeId, name: `Cat ${tag()}`, slug: `cat-${tag()}` } })).id;
   const product = async (stock = 5) =>
@@ -89,6 +89,55 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
       })
     ).id;
   };
+
+  const delivery = async () => {
+    const endpointId = await endpoint();
+    const event = await db.event.create({ data: { storeId, type: 'order.paid', data: {} } });
+    return (
+      await db.webhookDelivery.create({
+        data: { endpointId, eventId: event.id, storeId, eventType: 'order.paid', payload: '{}' },
+      })
+    ).id;
+  };
+
+  return {
+    tag,
+    category,
+    product,
+    customer,
+    coupon,
+    review,
+    staff,
+    apiKey,
+    order,
+    webhookUrl,
+    noEndpoints,
+    endpoint,
+    delivery,
+  };
+}
+
+/**
+ * A valid request for every route, made against a store's own records. Targets that a request
+ * changes or removes are created fresh for each call, so every sample can run any number of times.
+ * A route added to the table without a sample here fails the matrices until it gets one.
+ */
+export function samplesFor(db: Db, storeId: string): Record<string, () => Promise<Sample>> {
+  const {
+    tag,
+    category,
+    product,
+    customer,
+    coupon,
+    review,
+    staff,
+    apiKey,
+    order,
+    webhookUrl,
+    noEndpoints,
+    endpoint,
+  } = recordsOf(db, storeId);
+  const none = async (): Promise<Sample> => ({ params: {} });
 
   const withId =
     (make: () => Promise<string>, name = 'id', body?: () => unknown) =>
@@ -168,3 +217,26 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'PATCH /store/settings': withBody(() => ({ name: `Store ${tag()}` })),
   };
 }
+
+/**
+ * A valid GraphQL request for each root field that no REST route runs (the Relay connections are
+ * made from their name), so the GraphQL matrices reach every scoped root field.
+ */
+export function graphqlOnlySamplesFor(db: Db, storeId: string): Record<string, () => Promise<GraphqlSample>> {
+  const { review, delivery } = recordsOf(db, storeId);
+  return {
+    review: async () => ({
+      query: 'query($id: ID!) { review(id: $id) { id } }',
+      variables: { id: await review() },
+    }),
+    webhookDelivery: async () => ({
+      query: 'query($id: ID!) { webhookDelivery(id: $id) { id status } }',
+      variables: { id: await delivery() },
+    }),
+  };
+}
+
+/** A first page of a Relay connection. */
+export const connectionSample = (field: string): GraphqlSample => ({
+  query: `{ ${field}(first: 2) { edges { cursor node { __typename } } pageInfo { hasNextPage } } }`,
+});

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import type { Redis } from 'ioredis';
-import { cachedAnswer } from '../../src/read-cache/answer';
+import { CachedResult, cachedAnswer } from '../../src/read-cache/answer';
 import { DataVersions } from '../../src/read-cache/data-version';
 import { CachedReads } from '../../src/read-cache/entries';
 import { cacheableReadScopes } from '../../src/read-cache/operation';
@@ -39,12 +39,14 @@ describe("a process's cached answers", () => {
   const entry = (storeId: string, body: string) => ({
     storeId,
     version: 'v1',
-    answer: { body: Buffer.from(body) },
+    answer: new CachedResult({ data: { body } }),
   });
-  const bodyOf = (read: { answer: { body: Buffer } } | undefined) => read?.answer.body.toString();
+  const bodyOf = (read: { answer: CachedResult } | undefined) =>
+    (read?.answer.result.data as { body: string } | undefined)?.body;
 
-  it('are bounded by the size of their bodies, least recently used out first', () => {
-    const reads = new CachedReads({ maxBytes: 10, ttlMs: 1000 });
+  it('are bounded by the size of their results, least recently used out first', () => {
+    // Room for two of these entries (key and result), not three.
+    const reads = new CachedReads({ maxBytes: 2 * (1 + entry('s', 'aaaa').answer.size), ttlMs: 1000 });
     reads.set('a', entry('s', 'aaaa'), 0);
     reads.set('b', entry('s', 'bbbb'), 0);
     expect(bodyOf(reads.get('a', 1))).toBe('aaaa'); // now b is the least recently used
@@ -52,7 +54,7 @@ describe("a process's cached answers", () => {
     expect(reads.get('b', 2)).toBeUndefined();
     expect(bodyOf(reads.get('a', 2))).toBe('aaaa');
     expect(bodyOf(reads.get('c', 2))).toBe('cccc');
-    reads.set('huge', entry('s', 'x'.repeat(11)), 2);
+    reads.set('huge', entry('s', 'x'.repeat(100)), 2);
     expect(reads.get('huge', 3)).toBeUndefined();
   });
 
@@ -64,7 +66,7 @@ describe("a process's cached answers", () => {
   });
 
   it('expire after their time to live, and are forgotten per store', () => {
-    const reads = new CachedReads({ maxBytes: 100, ttlMs: 1000 });
+    const reads = new CachedReads({ maxBytes: 1000, ttlMs: 1000 });
     reads.set('a', entry('s1', 'one'), 0);
     reads.set('b', entry('s2', 'two'), 0);
     expect(bodyOf(reads.get('a', 999))).toBe('one');
@@ -92,7 +94,7 @@ describe('after a mutation whose version could not be replaced', () => {
 
   it('the store is not answered from memory for READ_CACHE_TTL_MS, and a warning says so', async () => {
     const { cache, lines } = cacheWith(60_000);
-    await cache.afterMutation(principal);
+    await cache.storeChanged('s');
     expect(cache.lookup(principal, 'v1', 'list', ['PRODUCTS:READ']).kind).toBe('off');
     expect(lines.some((line) => /could not be replaced/.test(line.msg))).toBe(true);
   });
@@ -101,9 +103,9 @@ describe('after a mutation whose version could not be replaced', () => {
     const { cache } = cacheWith(50);
     const running = cache.lookup(principal, 'v1', 'list', ['PRODUCTS:READ']);
     expect(running.kind).toBe('miss');
-    await cache.afterMutation(principal);
+    await cache.storeChanged('s');
     await new Promise((resolve) => setTimeout(resolve, 80)); // past the store's distrust
-    if (running.kind === 'miss') running.remember(cachedAnswer('old rows'));
+    if (running.kind === 'miss') running.remember(new CachedResult({ data: { rows: 'old' } }));
     expect(cache.lookup(principal, 'v1', 'list', ['PRODUCTS:READ']).kind).toBe('miss');
   });
 });

@@ -10,8 +10,11 @@ import {
   GraphQLString,
 } from 'graphql';
 import { createRestHandler } from '../../rest/adapter';
+import { compileRoutes } from '../../rest/compile';
 import { route } from '../../rest/route';
+import { loadConfig } from '../../src/config';
 import type { RequestServices } from '../../src/context';
+import { createPipeline } from '../../src/graphql/pipeline';
 import { requestState } from '../../src/http/request-state';
 import { listen } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
@@ -216,13 +219,22 @@ describe('request bodies on a REST route that takes one (test-only route table)'
     app.use(
       '/api/v1',
       createRestHandler({
-        schema: echoSchema,
-        routes,
+        pipeline: createPipeline({
+          schema: echoSchema,
+          // auth: 'none' routes never authenticate, and the echo schema reads nothing from the context
+          services: {} as RequestServices,
+          authenticate: () => Promise.reject(new Error('not used')),
+          readCache: noReadCache,
+          limits: loadConfig({}).queryLimits,
+          logger: createLogger('silent'),
+          graphiql: false,
+        }),
+        routes: compileRoutes(echoSchema, routes),
         bodyLimitBytes: LIMIT,
-        // auth: 'none' routes never authenticate, and the echo schema reads nothing from the context
-        services: {} as RequestServices,
-        authenticate: () => Promise.reject(new Error('not used')),
-        readCache: noReadCache,
+        // A public route is only asked about its origin, which these requests do not name.
+        authenticate: async (_req, _res, options) => {
+          if (!options?.isPublic) throw new Error('not used');
+        },
       }),
     );
     const listener = await listen(app, 0, '127.0.0.1');
@@ -432,6 +444,8 @@ describe('unexpected errors', () => {
               extensions: expect.objectContaining({ code: 'INTERNAL_ERROR' }),
             },
           ],
+          // What the query asked for (a page of 25 categories) and what came back (nothing).
+          extensions: { cost: { requestedQueryCost: 26, actualQueryCost: 0 } },
         },
       });
       expect(text).not.toMatch(leaks);
@@ -461,6 +475,7 @@ describe('unexpected errors', () => {
             },
           },
         ],
+        extensions: { cost: { requestedQueryCost: 26, actualQueryCost: 0 } },
       });
       expect(graphqlText).not.toMatch(leaks);
       expect(loggedWith(rest.headers.get('x-request-id'))).toHaveLength(1);

@@ -1,4 +1,8 @@
-import { requestHash } from '../../src/idempotency/store';
+import { print } from 'graphql';
+import { compileRoutes } from '../../rest/compile';
+import { routeTable } from '../../rest/routes';
+import { idempotencyRequestHash } from '../../src/graphql/plugins/idempotency';
+import { schema } from '../../src/schema';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -13,6 +17,10 @@ beforeAll(async () => {
   ({ secret: key, keyId } = await makeKey(server.prisma, storeId));
 });
 afterAll(() => server.close());
+
+const createCategory = compileRoutes(schema, routeTable).find(
+  (entry) => entry.route.method === 'POST' && entry.route.path === '/category',
+) as ReturnType<typeof compileRoutes>[number];
 
 const post = (body: unknown, idempotencyKey?: string) =>
   server.request('/api/v1/category', {
@@ -53,7 +61,7 @@ describe('Idempotency-Key on REST POST and PATCH', () => {
       data: {
         scope: `key:${keyId}`,
         key: 'in-flight',
-        requestHash: requestHash(['POST', '/category', { input: { name: 'Racing' } }]),
+        requestHash: idempotencyRequestHash(print(createCategory.operation), { input: { name: 'Racing' } }),
         expiresAt: new Date(server.clock.now.getTime() + 60_000),
       },
     });

@@ -1,6 +1,7 @@
 import { makeKey, makeStore } from '../helpers/factories';
 import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { signInAs } from '../helpers/sessions';
 
 let server: TestServer;
 let counter = 0;
@@ -444,5 +445,114 @@ describe('making owners and admins is not a way around “a key grants only what
     expect(refused.status).toBe(403);
     const allowed = await send(store.key, 'PATCH', `/api/v1/staff/${member.id}`, { role: 'ADMIN' });
     expect(allowed.status).toBe(200);
+  });
+});
+
+describe('only an owner changes the owner (dashboard sessions)', () => {
+  const asSession = (token: string, method: string, path: string, body?: unknown) =>
+    server.request(path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const staffOf = (storeId: string) =>
+    server.prisma.staffUser.findMany({ where: { storeId }, orderBy: { id: 'asc' } });
+
+  const ownerPath = (owner: string) => `/api/v1/staff/${owner}`;
+  it.each([
+    [
+      'invite an OWNER',
+      'POST',
+      { email: 'would-be-owner@staff.test', name: 'O', role: 'OWNER' },
+      () => '/api/v1/staff',
+    ],
+    ['change an OWNER', 'PATCH', { role: 'ADMIN' }, ownerPath],
+    ['change an OWNER', 'PATCH', { isActive: false }, ownerPath],
+    ['change an OWNER', 'PATCH', { name: 'Renamed' }, ownerPath],
+    ['change an OWNER', 'PATCH', { password: 'taken over now!' }, ownerPath],
+    ['remove an OWNER', 'DELETE', undefined, ownerPath],
+  ] as const)(
+    'an ADMIN may not %s (%s %j): 403 FORBIDDEN, nothing written',
+    async (what, method, body, path) => {
+      const store = await freshStore();
+      // A second owner, so that only the role rule (not the last-owner rule) can refuse.
+      await invite(store.key, { email: email('second'), name: 'Second', role: 'OWNER' });
+      const { token } = await signInAs(server, store.id, 'ADMIN');
+      const before = await staffOf(store.id);
+      const res = await asSession(token, method, path(store.ownerId), body);
+      const json = await res.json();
+      expect({ status: res.status, code: json.code, message: json.message }).toEqual({
+        status: 403,
+        code: 'FORBIDDEN',
+        message: `The ADMIN role may not ${what}`,
+      });
+      expect(await staffOf(store.id)).toEqual(before);
+    },
+  );
+
+  it('an ADMIN may not make someone OWNER, but runs the other staff, admins included', async () => {
+    const store = await freshStore();
+    const { token } = await signInAs(server, store.id, 'ADMIN');
+    const member = await invite(store.key, { email: email('m'), name: 'M', role: 'STAFF' });
+    const promote = await asSession(token, 'PATCH', `/api/v1/staff/${member.id}`, { role: 'OWNER' });
+    expect(promote.status).toBe(403);
+    expect((await promote.json()).message).toBe('The ADMIN role may not make a staff member OWNER');
+
+    const admin = await asSession(token, 'POST', '/api/v1/staff', {
+      email: email('adm'),
+      name: 'New Admin',
+      role: 'ADMIN',
+      password: 'a long password 1',
+    });
+    expect(admin.status).toBe(201);
+    const adminId = (await admin.json()).data.id;
+    for (const body of [{ password: 'another long password' }, { role: 'STAFF' }, { isActive: false }]) {
+      expect((await asSession(token, 'PATCH', `/api/v1/staff/${adminId}`, body)).status).toBe(200);
+    }
+    expect((await asSession(token, 'PATCH', `/api/v1/staff/${member.id}`, { role: 'ADMIN' })).status).toBe(
+      200,
+    );
+    expect((await asSession(token, 'DELETE', `/api/v1/staff/${adminId}`)).status).toBe(204);
+  });
+
+  it('an OWNER makes, changes and removes owners (the last one stays)', async () => {
+    const store = await freshStore();
+    const { token, staffId } = await signInAs(server, store.id, 'OWNER');
+    const made = await asSession(token, 'POST', '/api/v1/staff', {
+      email: email('own'),
+      name: 'Co-owner',
+      role: 'OWNER',
+      password: 'a long password 1',
+    });
+    expect(made.status).toBe(201);
+    const coOwner = (await made.json()).data.id;
+    for (const body of [{ password: 'another long password' }, { name: 'Renamed' }, { role: 'ADMIN' }]) {
+      expect((await asSession(token, 'PATCH', `/api/v1/staff/${store.ownerId}`, body)).status).toBe(200);
+    }
+    expect((await asSession(token, 'DELETE', `/api/v1/staff/${coOwner}`)).status).toBe(204);
+    // Now the signed-in owner is the last active one.
+    const last = await asSession(token, 'PATCH', `/api/v1/staff/${staffId}`, { role: 'ADMIN' });
+    expect(last.status).toBe(409);
+    expect((await last.json()).code).toBe('LAST_OWNER');
+  });
+
+  it('a key without every scope may not change or remove an owner either; a key with every scope may', async () => {
+    const store = await freshStore();
+    await invite(store.key, { email: email('second'), name: 'Second', role: 'OWNER' });
+    const staffKey = (
+      await makeKey(server.prisma, store.id, {
+        scopes: [{ resource: 'STAFF', actions: ['READ', 'WRITE', 'UPDATE', 'DELETE'] }],
+      })
+    ).secret;
+    for (const [method, body] of [
+      ['PATCH', { role: 'STAFF' }],
+      ['PATCH', { isActive: false }],
+      ['DELETE', undefined],
+    ] as const) {
+      const res = await send(staffKey, method, `/api/v1/staff/${store.ownerId}`, body);
+      expect(res.status).toBe(403);
+      expect((await res.json()).code).toBe('INSUFFICIENT_SCOPE');
+    }
+    expect((await send(store.key, 'DELETE', `/api/v1/staff/${store.ownerId}`)).status).toBe(204);
   });
 });

@@ -1,6 +1,7 @@
 import type { Prisma } from '../../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus } from '../../../prisma/generated/client/enums';
 import { generateApiKeySecret, hashSecret, lastFour } from '../../auth/api-key-secret';
+import { holdsPair, refusal } from '../../auth/principal';
 import { type ScopeObject, toScopePairs } from '../../auth/scopes';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
@@ -28,16 +29,16 @@ export function assertApiAccess(ctx: Context): string {
 }
 
 /**
- * A key may only grant (resource, action) pairs it holds itself; owners and admins signed in
- * through a session may grant any.
+ * A caller may only grant (resource, action) pairs it holds itself: a key its scopes, a session its
+ * role's (owners and admins hold them all).
  */
 function assertMayGrant(ctx: Context, scopes: ScopeObject[] | undefined): void {
-  if (!scopes || ctx.principal?.kind !== 'apiKey') return;
-  const held = ctx.principal.scopes;
-  const missing = toScopePairs(scopes).filter((pair) => !held.has(pair));
+  if (!scopes) return;
+  const missing = toScopePairs(scopes).filter((pair) => !holdsPair(ctx.principal, pair));
   if (missing.length > 0) {
-    throw new AppError(
-      'INSUFFICIENT_SCOPE',
+    throw refusal(
+      ctx.principal,
+      `grant ${missing.join(', ')}`,
       `A key cannot grant scopes it does not hold: ${missing.join(', ')}`,
     );
   }

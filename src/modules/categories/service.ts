@@ -6,6 +6,7 @@ import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
 import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { slugify } from '../slug';
+import { writeStore } from '../store-writes';
 import { categoryUpdateInput, newCategoryInput } from './input';
 
 export const categorySortFields = ['createdAt', 'name', 'position'] as const;
@@ -91,7 +92,7 @@ async function assertParent(tx: Tx, storeId: string, parentId: string | null | u
 export async function createCategory(ctx: Context, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(newCategoryInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     await assertParent(tx, storeId, fields.parentId);
     const category = await tx.category.create({
       data: {
@@ -115,7 +116,7 @@ export async function createCategory(ctx: Context, input: unknown) {
 export async function updateCategory(ctx: Context, id: string, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(categoryUpdateInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const existing = await tx.category.findFirst({ where: { id, storeId }, select: { id: true } });
     if (!existing) throw notFound('Category');
     await assertParent(tx, storeId, fields.parentId, id);
@@ -133,7 +134,7 @@ export async function updateCategory(ctx: Context, id: string, input: unknown) {
 /** Products of a deleted category stay, uncategorised; its children move up to the root. */
 export async function deleteCategory(ctx: Context, id: string) {
   const storeId = storeIdOf(ctx);
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const existing = await tx.category.findFirst({ where: { id, storeId } });
     if (!existing) throw notFound('Category');
     await tx.category.delete({ where: { id } });

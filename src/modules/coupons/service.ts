@@ -4,6 +4,7 @@ import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
 import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { writeStore } from '../store-writes';
 import { couponUpdateInput, newCouponInput } from './input';
 
 export const couponSortFields = ['createdAt', 'code', 'redemptionCount'] as const;
@@ -103,7 +104,7 @@ export async function createCoupon(ctx: Context, input: unknown) {
     maxRedemptions: fields.maxRedemptions ?? null,
     redemptionCount: 0,
   });
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     await assertCodeFree(tx, storeId, fields.code);
     return tx.coupon.create({ data: { ...fields, storeId, createdAt: ctx.now(), updatedAt: ctx.now() } });
   });
@@ -112,7 +113,7 @@ export async function createCoupon(ctx: Context, input: unknown) {
 export async function updateCoupon(ctx: Context, id: string, input: unknown) {
   const storeId = storeIdOf(ctx);
   const { redemptionCount: _readOnly, ...fields } = parseInput(couponUpdateInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     // Lock the row: checkout increments redemptionCount concurrently, and maxRedemptions is checked against it.
     const locked = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM "Coupon" WHERE id = ${id} AND "storeId" = ${storeId} FOR UPDATE`;
@@ -127,7 +128,7 @@ export async function updateCoupon(ctx: Context, id: string, input: unknown) {
 /** Orders that used the coupon keep their amounts; their couponId becomes null (ON DELETE SET NULL). */
 export async function deleteCoupon(ctx: Context, id: string) {
   const storeId = storeIdOf(ctx);
-  const { count } = await ctx.prisma.coupon.deleteMany({ where: { id, storeId } });
+  const { count } = await writeStore(ctx, storeId, (tx) => tx.coupon.deleteMany({ where: { id, storeId } }));
   if (count === 0) throw notFound('Coupon');
   return { id, deleted: true };
 }

@@ -5,6 +5,7 @@ import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
 import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { writeStore } from '../store-writes';
 import { customerUpdateInput, newCustomerInput } from './input';
 import { type CustomerStats, customerStatsFor, noStats } from './stats';
 
@@ -91,7 +92,7 @@ async function assertEmailFree(tx: Tx, storeId: string, email: string, selfId?: 
 export async function createCustomer(ctx: Context, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(newCustomerInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     await assertEmailFree(tx, storeId, fields.email);
     const customer = await tx.customer.create({
       data: { ...fields, storeId, createdAt: ctx.now(), updatedAt: ctx.now() },
@@ -109,7 +110,7 @@ export async function createCustomer(ctx: Context, input: unknown) {
 export async function updateCustomer(ctx: Context, id: string, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(customerUpdateInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const existing = await tx.customer.findFirst({ where: { id, storeId }, select: { id: true } });
     if (!existing) throw notFound('Customer');
     if (fields.email !== undefined) await assertEmailFree(tx, storeId, fields.email, id);

@@ -4,7 +4,7 @@ import { emailInput } from '../../validation';
 
 export const orderStatuses = Object.values(OrderStatus) as [OrderStatus, ...OrderStatus[]];
 
-const MAX_ORDER_LINES = 100;
+export const MAX_ORDER_LINES = 100;
 const MAX_LINE_QUANTITY = 1000;
 
 const line = z

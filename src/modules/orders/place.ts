@@ -5,6 +5,7 @@ import { AppError, type ErrorDetail, validationError } from '../../errors';
 import { MAX_INT4, parseInput } from '../../validation';
 import { couponDiscount, couponProblem } from '../coupons/redemption';
 import { emitEvent } from '../events/outbox';
+import { writeStore } from '../store-writes';
 import { type PlaceOrderInput, placeOrderInput } from './input';
 import { ORDER_TX_OPTIONS, orderPayload, orderPayloadInclude } from './service';
 
@@ -28,48 +29,53 @@ interface ReservedLine {
 export async function placeOrder(ctx: Context, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(placeOrderInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
-    const now = ctx.now();
-    const store = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true } });
-    const { email, customer } = await resolveCustomer(tx, storeId, fields);
-    await checkProducts(tx, storeId, store.currency, fields);
-    const lines = await reserveStock(tx, storeId, fields);
-    const subtotal = lines.reduce((sum, line) => sum + line.totalAmount, 0);
-    if (subtotal > MAX_INT4) {
-      throw validationError([detail('input.items', `the order total may be at most ${MAX_INT4}`)]);
-    }
-    const coupon = fields.couponCode
-      ? await redeemCoupon(tx, storeId, fields.couponCode, subtotal, now)
-      : null;
-    const discount = coupon ? couponDiscount(coupon, subtotal) : 0;
-    // Taken last, so the store row (which every order of the store needs) stays locked briefly: after
-    // it only the order's own insert (read back with its lines) and the event, the payload being
-    // built from what this transaction already holds.
-    const [{ number }] = await tx.$queryRaw<[{ number: number }]>`
+  return writeStore(
+    ctx,
+    storeId,
+    async (tx) => {
+      const now = ctx.now();
+      const store = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true } });
+      const { email, customer } = await resolveCustomer(tx, storeId, fields);
+      await checkProducts(tx, storeId, store.currency, fields);
+      const lines = await reserveStock(tx, storeId, fields);
+      const subtotal = lines.reduce((sum, line) => sum + line.totalAmount, 0);
+      if (subtotal > MAX_INT4) {
+        throw validationError([detail('input.items', `the order total may be at most ${MAX_INT4}`)]);
+      }
+      const coupon = fields.couponCode
+        ? await redeemCoupon(tx, storeId, fields.couponCode, subtotal, now)
+        : null;
+      const discount = coupon ? couponDiscount(coupon, subtotal) : 0;
+      // Taken last, so the store row (which every order of the store needs) stays locked briefly: after
+      // it only the order's own insert (read back with its lines) and the event, the payload being
+      // built from what this transaction already holds.
+      const [{ number }] = await tx.$queryRaw<[{ number: number }]>`
       UPDATE "Store" SET "nextOrderNumber" = "nextOrderNumber" + 1
       WHERE id = ${storeId} RETURNING "nextOrderNumber" - 1 AS number`;
-    const order = await tx.order.create({
-      data: {
-        storeId,
-        number,
-        customerId: fields.customerId ?? null,
-        email,
-        currency: store.currency,
-        subtotalAmount: subtotal,
-        discountAmount: discount,
-        totalAmount: subtotal - discount,
-        couponId: coupon?.id ?? null,
-        note: fields.note ?? null,
-        createdAt: now,
-        updatedAt: now,
-        items: { create: lines },
-      },
-      include: { items: orderPayloadInclude.items },
-    });
-    const placed = { ...order, coupon: coupon ? { code: coupon.code } : null, customer };
-    await emitEvent(tx, { storeId, type: 'order.placed', data: { object: orderPayload(placed) }, now });
-    return placed;
-  }, ORDER_TX_OPTIONS);
+      const order = await tx.order.create({
+        data: {
+          storeId,
+          number,
+          customerId: fields.customerId ?? null,
+          email,
+          currency: store.currency,
+          subtotalAmount: subtotal,
+          discountAmount: discount,
+          totalAmount: subtotal - discount,
+          couponId: coupon?.id ?? null,
+          note: fields.note ?? null,
+          createdAt: now,
+          updatedAt: now,
+          items: { create: lines },
+        },
+        include: { items: orderPayloadInclude.items },
+      });
+      const placed = { ...order, coupon: coupon ? { code: coupon.code } : null, customer };
+      await emitEvent(tx, { storeId, type: 'order.placed', data: { object: orderPayload(placed) }, now });
+      return placed;
+    },
+    ORDER_TX_OPTIONS,
+  );
 }
 
 /** The customer must belong to the store; the order's e-mail defaults to theirs. */

@@ -1,10 +1,10 @@
 import type { ArgBuilder } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { OrderStatus } from '../../../prisma/generated/client/enums';
-import { builder, requireScope, type Types } from '../../builder';
+import { builder, listSize, requireScope, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
-import { orderStatuses } from './input';
+import { MAX_ORDER_LINES, orderStatuses } from './input';
 import { placeOrder } from './place';
 import {
   findOrdersForConnection,
@@ -71,7 +71,11 @@ export const OrderRef = builder.prismaObject('Order', {
       resolve: (order) => order.coupon?.code ?? null,
     }),
     note: t.exposeString('note', { nullable: true }),
-    items: t.relation('items', { query: { orderBy: orderItemOrder } }),
+    items: t.relation('items', {
+      query: { orderBy: orderItemOrder },
+      // An order holds at most this many lines: what the query cost counts a list of them as.
+      extensions: listSize(MAX_ORDER_LINES),
+    }),
     paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true }),
     fulfilledAt: t.expose('fulfilledAt', { type: 'DateTime', nullable: true }),
     cancelledAt: t.expose('cancelledAt', { type: 'DateTime', nullable: true }),

@@ -5,6 +5,7 @@ import { AppError, type ErrorCode, notFound, stateConflict } from '../../errors'
 import { parseInput } from '../../validation';
 import type { EventType } from '../events/catalog';
 import { emitEvent } from '../events/outbox';
+import { writeStore } from '../store-writes';
 import { cancelReasonInput } from './input';
 import { loadOrderForPayload, ORDER_TX_OPTIONS, type OrderForPayload, orderPayload } from './service';
 
@@ -61,29 +62,34 @@ async function move(
   after?: (tx: Tx, order: OrderForPayload) => Promise<void>,
 ) {
   const storeId = storeIdOf(ctx);
-  return ctx.prisma.$transaction(async (tx) => {
-    const now = ctx.now();
-    const { count } = await tx.order.updateMany({
-      where: { id, storeId, status: { in: [...transition.from] } },
-      data: { status: transition.to, [transition.stamp]: now, updatedAt: now, ...extra },
-    });
-    if (count === 0) {
-      const current = await tx.order.findFirst({
-        where: { id, storeId },
-        select: { number: true, status: true },
+  return writeStore(
+    ctx,
+    storeId,
+    async (tx) => {
+      const now = ctx.now();
+      const { count } = await tx.order.updateMany({
+        where: { id, storeId, status: { in: [...transition.from] } },
+        data: { status: transition.to, [transition.stamp]: now, updatedAt: now, ...extra },
       });
-      if (!current) throw notFound('Order');
-      throw stateConflict(
-        transition.refusal,
-        `Order ${current.number} is ${current.status}; only ${transition.from.join(' or ')} orders can be ${transition.verb}`,
-        { status: current.status },
-      );
-    }
-    const order = await loadOrderForPayload(tx, id);
-    if (after) await after(tx, order);
-    await emitEvent(tx, { storeId, type: transition.event, data: { object: orderPayload(order) }, now });
-    return order;
-  }, ORDER_TX_OPTIONS);
+      if (count === 0) {
+        const current = await tx.order.findFirst({
+          where: { id, storeId },
+          select: { number: true, status: true },
+        });
+        if (!current) throw notFound('Order');
+        throw stateConflict(
+          transition.refusal,
+          `Order ${current.number} is ${current.status}; only ${transition.from.join(' or ')} orders can be ${transition.verb}`,
+          { status: current.status },
+        );
+      }
+      const order = await loadOrderForPayload(tx, id);
+      if (after) await after(tx, order);
+      await emitEvent(tx, { storeId, type: transition.event, data: { object: orderPayload(order) }, now });
+      return order;
+    },
+    ORDER_TX_OPTIONS,
+  );
 }
 
 export const payOrder = (ctx: Context, id: string) => move(ctx, id, transitions.pay);

@@ -6,6 +6,7 @@ import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
 import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { slugify } from '../slug';
+import { writeStore } from '../store-writes';
 import { COMPARE_AT_MESSAGE, newProductInput, type ProductStatusValue, productUpdateInput } from './input';
 
 export const productSortFields = ['createdAt', 'name', 'priceAmount', 'stock'] as const;
@@ -129,7 +130,7 @@ export async function createProduct(ctx: Context, input: unknown) {
   const fields = parseInput(newProductInput, input, 'input');
   const slug = fields.slug ?? slugify(fields.name);
   if (!slug) throw inputError('slug', 'cannot be derived from the name; give one');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     await assertCategory(tx, storeId, fields.categoryId);
     const currency =
       fields.currency ??
@@ -151,7 +152,7 @@ export async function createProduct(ctx: Context, input: unknown) {
 export async function updateProduct(ctx: Context, id: string, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(productUpdateInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const existing = await tx.product.findFirst({
       where: { id, storeId },
       select: { id: true, priceAmount: true, compareAtAmount: true },
@@ -184,7 +185,7 @@ export async function updateProduct(ctx: Context, id: string, input: unknown) {
 /** Order items keep their copy of name, sku and price; their product link becomes null. */
 export async function deleteProduct(ctx: Context, id: string) {
   const storeId = storeIdOf(ctx);
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const existing = await tx.product.findFirst({ where: { id, storeId }, include: withCategory });
     if (!existing) throw notFound('Product');
     await tx.product.delete({ where: { id } });

@@ -3,6 +3,7 @@ import { type Context, storeIdOf } from '../../context';
 import { notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
 import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { writeStore } from '../store-writes';
 import { moderateReviewInput, type reviewStatuses } from './input';
 
 export const reviewSortFields = ['createdAt', 'rating'] as const;
@@ -76,7 +77,7 @@ export async function getReview<Q extends object>(ctx: Context, id: string, quer
 export async function moderateReview<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {
   const storeId = storeIdOf(ctx);
   const { status } = parseInput(moderateReviewInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const { count } = await tx.review.updateMany({
       where: { id, storeId },
       data: { status, updatedAt: ctx.now() },
@@ -87,7 +88,8 @@ export async function moderateReview<Q extends object>(ctx: Context, id: string,
 }
 
 export async function deleteReview(ctx: Context, id: string) {
-  const { count } = await ctx.prisma.review.deleteMany({ where: { id, storeId: storeIdOf(ctx) } });
+  const storeId = storeIdOf(ctx);
+  const { count } = await writeStore(ctx, storeId, (tx) => tx.review.deleteMany({ where: { id, storeId } }));
   if (count === 0) throw notFound('Review');
   return { id, deleted: true };
 }

@@ -4,9 +4,9 @@ import { builder } from '../../builder';
 import { currentSession, signIn, signOut } from './service';
 
 /*
- * Dashboard sessions (DESIGN "Plans and stores"). These root fields declare no scope on purpose: a
- * session carries a role, not scopes. `login` needs no credential (extensions.public lets a
- * credential-less GraphQL request through to it); `logout` and `session` need a session principal.
+ * Dashboard sessions (DESIGN "Plans and stores"). These root fields declare no scope on purpose: they
+ * act on the caller's own session, whatever its role. `login` needs no credential (extensions.public
+ * lets a credential-less GraphQL request through to it); `logout` and `session` need a session.
  */
 
 export const StaffRoleEnum = builder.enumType('StaffRole', { values: Object.values(StaffRole) });

@@ -1,7 +1,7 @@
 import type { Prisma, StaffUser } from '../../../prisma/generated/client/client';
 import type { StaffRole } from '../../../prisma/generated/client/enums';
 import { hashPassword } from '../../auth/password';
-import { mayGrantEverything } from '../../auth/principal';
+import { mayManageStaffWithRole, refusal } from '../../auth/principal';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
@@ -131,26 +131,20 @@ function revokeSessions(tx: Tx, staffUserId: string, now: Date) {
 const conflictingEmail = (email: string) =>
   new AppError('CONFLICT', `A staff user with e-mail ${email} already exists`);
 
-const isPowerful = (role: StaffRole | null | undefined) => role === 'OWNER' || role === 'ADMIN';
-
 /**
- * An owner or admin can sign in and create keys with every scope, so making one — or setting the
- * password of one — needs a caller that could grant every scope itself (a key holding them all).
- * The staff scopes alone would otherwise be a way around "a key grants only what it holds".
+ * Making someone an ADMIN or OWNER, setting such a user's password, and changing or removing an
+ * OWNER: principal.ts decides who may (a key holding every scope; among sessions, owners and admins,
+ * and for an OWNER only an owner).
  */
-function assertMayEmpower(ctx: Context, role: StaffRole | null | undefined, what: string): void {
-  if (isPowerful(role) && !mayGrantEverything(ctx.principal)) {
-    throw new AppError(
-      'INSUFFICIENT_SCOPE',
-      `Only a key holding every scope can ${what}: an owner or admin can sign in and grant any scope`,
-    );
-  }
+function assertMayManage(ctx: Context, role: StaffRole, what: string): void {
+  if (mayManageStaffWithRole(ctx.principal, role)) return;
+  throw refusal(ctx.principal, what, `Only a key holding every scope can ${what}`);
 }
 
 export async function inviteStaff(ctx: Context, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(inviteStaffInput, input, 'input');
-  assertMayEmpower(ctx, fields.role, `invite an ${fields.role}`);
+  assertMayManage(ctx, fields.role, `invite an ${fields.role}`);
   const passwordHash = fields.password ? await hashPassword(fields.password) : null;
   return ctx.prisma.$transaction(async (tx) => {
     // A clear message first; the unique index still settles a concurrent invite (409 via the classifier).
@@ -189,6 +183,7 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
     // Owners are locked before the target is read, so the check and the change see the same owners.
     const owners = demoted || deactivated ? await lockOwners(tx, storeId) : [];
     const existing = await lockMember(tx, storeId, id);
+    if (existing.role === 'OWNER') assertMayManage(ctx, 'OWNER', 'change an OWNER');
     if (fields.isActive !== undefined && fields.isActive === existing.isActive) {
       const state = existing.isActive ? 'active' : 'inactive';
       throw stateConflict('STAFF_STATE_CONFLICT', `The staff member is already ${state}`, {
@@ -196,14 +191,11 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
       });
     }
     if (fields.role !== undefined && fields.role !== existing.role) {
-      assertMayEmpower(ctx, fields.role, `make a staff member ${fields.role}`);
+      assertMayManage(ctx, fields.role, `make a staff member ${fields.role}`);
     }
     if (passwordHash !== undefined) {
-      assertMayEmpower(
-        ctx,
-        fields.role ?? existing.role,
-        `set the password of an ${fields.role ?? existing.role}`,
-      );
+      const role = fields.role ?? existing.role;
+      assertMayManage(ctx, role, `set the password of an ${role}`);
     }
     if (existing.role === 'OWNER' && (demoted || deactivated)) {
       const others = assertNotLastOwner(owners, id, deactivated ? 'deactivated' : 'demoted');
@@ -249,6 +241,7 @@ export async function removeStaff(ctx: Context, id: string) {
     const owners = await lockOwners(tx, storeId);
     const existing = await lockMember(tx, storeId, id);
     if (existing.role === 'OWNER') {
+      assertMayManage(ctx, 'OWNER', 'remove an OWNER');
       const others = assertNotLastOwner(owners, id, 'removed');
       await handOverPrimaryOwner(tx, storeId, id, others);
     }

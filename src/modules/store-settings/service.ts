@@ -3,6 +3,7 @@ import { type Context, storeIdOf } from '../../context';
 import { notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
+import { writeStore } from '../store-writes';
 import { storeSettingsUpdateInput } from './input';
 
 export const storeSettingsSelect = {
@@ -32,7 +33,7 @@ export async function getStoreSettings(ctx: Context): Promise<StoreSettings> {
 export async function updateStoreSettings(ctx: Context, input: unknown): Promise<StoreSettings> {
   const storeId = storeIdOf(ctx);
   const { plan: _plan, status: _status, ...fields } = parseInput(storeSettingsUpdateInput, input, 'input');
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const before = await tx.store.findUnique({
       where: { id: storeId },
       select: storeSettingsSelect,

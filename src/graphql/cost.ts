@@ -1,0 +1,175 @@
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isListType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
+} from 'graphql';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../modules/pagination/page';
+
+/**
+ * Query cost in Shopify's model (README "Query limits and cost"): every object a query asks for
+ * costs 1 point and a scalar 0; a list costs its page size times what one item costs; a mutation's
+ * root field costs 10 more. The page size is the `limit`, `first` or `last` argument of the list
+ * field or of the page/connection field above it (at most 100, the largest page the API serves),
+ * else the list's declared bound (`extensions: listSize(n)`, src/builder.ts), else the default page size.
+ */
+export const MUTATION_COST = 10;
+const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
+
+export interface QueryCost {
+  requestedQueryCost: number;
+  actualQueryCost: number;
+}
+
+/** The cost before running: an upper bound of what the operation may return. */
+export function requestedCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const root =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
+  if (!root) return 0;
+  // A variable left out takes its default from the operation.
+  const values: Record<string, unknown> = { ...variables };
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (values[name] === undefined && definition.defaultValue?.kind === Kind.INT)
+      values[name] = Number(definition.defaultValue.value);
+  }
+  const walker = new CostWalker(schema, fragments, values);
+  const selection = walker.selectionCost(operation.selectionSet, root, undefined, new Set());
+  const roots = operation.operation === 'mutation' ? walker.rootFieldCount(operation.selectionSet) : 0;
+  return selection + roots * MUTATION_COST;
+}
+
+/**
+ * The cost of what was returned: 1 for every object in `data` (the same unit as the requested
+ * cost, counted on the answer) plus 10 per mutation root field.
+ */
+export function actualCost(data: unknown, operation: OperationDefinitionNode | undefined): number {
+  let objects = 0;
+  const count = (value: unknown) => {
+    if (Array.isArray(value)) {
+      for (const item of value) count(item);
+    } else if (value !== null && typeof value === 'object') {
+      objects++;
+      for (const key in value) count((value as Record<string, unknown>)[key]);
+    }
+  };
+  let roots = 0;
+  if (data !== null && typeof data === 'object') {
+    for (const key in data) {
+      roots++;
+      count((data as Record<string, unknown>)[key]);
+    }
+  }
+  return objects + (operation?.operation === 'mutation' ? roots * MUTATION_COST : 0);
+}
+
+class CostWalker {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fragments: Map<string, FragmentDefinitionNode>,
+    private readonly variables: Record<string, unknown>,
+  ) {}
+
+  /** Sum over the selections (fragments included: an upper bound for type conditions). */
+  selectionCost(
+    set: SelectionSetNode,
+    parent: GraphQLNamedType,
+    size: number | undefined,
+    visiting: Set<string>,
+  ): number {
+    let cost = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        cost += this.fieldCost(selection, parent, size, visiting);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const condition = selection.typeCondition?.name.value;
+        cost += this.selectionCost(selection.selectionSet, this.typeNamed(condition, parent), size, visiting);
+      } else {
+        const name = selection.name.value;
+        const fragment = this.fragments.get(name);
+        // A cycle is a validation error of its own; it costs nothing more here.
+        if (!fragment || visiting.has(name)) continue;
+        visiting.add(name);
+        const condition = this.typeNamed(fragment.typeCondition.name.value, parent);
+        cost += this.selectionCost(fragment.selectionSet, condition, size, visiting);
+        visiting.delete(name);
+      }
+    }
+    return cost;
+  }
+
+  rootFieldCount(set: SelectionSetNode): number {
+    return set.selections.filter((s) => s.kind === Kind.FIELD && s.name.value !== '__typename').length;
+  }
+
+  private fieldCost(
+    node: FieldNode,
+    parent: GraphQLNamedType,
+    inherited: number | undefined,
+    visiting: Set<string>,
+  ): number {
+    const field = fieldOf(parent, node.name.value);
+    if (!field) return 0;
+    const type = getNullableType(field.type);
+    const named = getNamedType(field.type);
+    if (!isCompositeType(named)) return 0;
+    const own = this.sizeArgument(node);
+    const itemCost = (size: number | undefined) =>
+      1 + (node.selectionSet ? this.selectionCost(node.selectionSet, named, size, visiting) : 0);
+    if (isListType(type)) {
+      const declared = (field.extensions as { listSize?: number } | undefined)?.listSize;
+      const count = own ?? inherited ?? declared ?? DEFAULT_PAGE_SIZE;
+      return count * itemCost(undefined);
+    }
+    // A page or connection object: its size argument sizes the list inside it (items, edges).
+    return itemCost(own);
+  }
+
+  private sizeArgument(node: FieldNode): number | undefined {
+    for (const argument of node.arguments ?? []) {
+      if (!SIZE_ARGUMENTS.includes(argument.name.value)) continue;
+      const value = this.valueOf(argument.value);
+      if (value === null || value === undefined) return DEFAULT_PAGE_SIZE;
+      return Number.isInteger(value) && (value as number) > 0
+        ? Math.min(value as number, MAX_PAGE_SIZE)
+        : DEFAULT_PAGE_SIZE;
+    }
+    return undefined;
+  }
+
+  private valueOf(value: ValueNode): unknown {
+    if (value.kind === Kind.INT) return Number(value.value);
+    if (value.kind === Kind.VARIABLE) return this.variables[value.name.value];
+    return undefined;
+  }
+
+  private typeNamed(name: string | undefined, fallback: GraphQLNamedType): GraphQLNamedType {
+    return (name !== undefined ? this.schema.getType(name) : undefined) ?? fallback;
+  }
+}
+
+function fieldOf(type: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
+  return (type as { getFields?: () => Record<string, GraphQLField<unknown, unknown>> }).getFields?.()[name];
+}

@@ -1,0 +1,133 @@
+import {
+  type ASTVisitor,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLError,
+  Lexer,
+  type ParseOptions,
+  parse,
+  type SelectionSetNode,
+  Source,
+  TokenKind,
+  type ValidationContext,
+} from 'graphql';
+import { AppError, toGraphQLError } from '../errors';
+
+/** README "Query limits and cost": what one GraphQL document may ask for (configurable). */
+export interface QueryLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+  maxCost: number;
+}
+
+export type Measure = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost';
+
+/** QUERY_TOO_COMPLEX (400), naming what was measured, the limit and the value found. */
+export function tooComplex(measure: Measure, limit: number, value: number): GraphQLError {
+  return toGraphQLError(
+    new AppError(
+      'QUERY_TOO_COMPLEX',
+      `The query's ${measure} is ${value}; at most ${limit} is allowed (README "Query limits and cost")`,
+    ),
+    { measure, limit, value, http: { status: 400 } },
+  );
+}
+
+/**
+ * graphql-js's own parser with its `maxTokens` guard, so a huge document stops being read at the
+ * limit. A parse that failed past the limit is told apart from a syntax error by counting the
+ * tokens, not by reading the error's message.
+ */
+export function parseWithin(maxTokens: number) {
+  return (source: string | Source, options?: ParseOptions): DocumentNode => {
+    try {
+      return parse(source, { ...options, maxTokens });
+    } catch (error) {
+      const tokens = countTokens(source, maxTokens);
+      if (tokens > maxTokens) throw tooComplex('tokens', maxTokens, tokens);
+      throw error;
+    }
+  };
+}
+
+/** Tokens of a document, up to a hundred times the limit (a body is at most BODY_LIMIT_BYTES anyway). */
+function countTokens(source: string | Source, maxTokens: number): number {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  const stopAt = maxTokens * 100;
+  let count = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF && count < stopAt) count++;
+  } catch {
+    // A lexical error past the limit: the count so far is what matters.
+  }
+  return count;
+}
+
+interface Shape {
+  depth: number;
+  aliases: number;
+  directives: number;
+}
+
+/**
+ * One pass over each operation, fragments expanded once each (a spread counts its fragment's
+ * aliases and directives again, as executing it would): depth, aliases and directives against
+ * their limits. Fragment cycles count once here and are refused by graphql-js's own rule.
+ */
+export function queryShapeRule(limits: QueryLimits) {
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = new Map<string, Shape>();
+    const visiting = new Set<string>();
+
+    const measure = (set: SelectionSetNode | undefined): Shape => {
+      const shape: Shape = { depth: 0, aliases: 0, directives: 0 };
+      for (const selection of set?.selections ?? []) {
+        shape.directives += selection.directives?.length ?? 0;
+        let inner: Shape;
+        if (selection.kind === 'Field') {
+          if (selection.alias) shape.aliases++;
+          inner = measure(selection.selectionSet);
+          inner = { ...inner, depth: inner.depth + 1 };
+        } else if (selection.kind === 'InlineFragment') {
+          inner = measure(selection.selectionSet);
+        } else {
+          inner = fragmentShape(context.getFragment(selection.name.value));
+        }
+        shape.depth = Math.max(shape.depth, inner.depth);
+        shape.aliases += inner.aliases;
+        shape.directives += inner.directives;
+      }
+      return shape;
+    };
+    const fragmentShape = (fragment: FragmentDefinitionNode | null | undefined): Shape => {
+      if (!fragment) return { depth: 0, aliases: 0, directives: 0 };
+      const name = fragment.name.value;
+      const known = fragments.get(name);
+      if (known) return known;
+      if (visiting.has(name)) return { depth: 0, aliases: 0, directives: 0 };
+      visiting.add(name);
+      const shape = measure(fragment.selectionSet);
+      shape.directives += fragment.directives?.length ?? 0;
+      visiting.delete(name);
+      fragments.set(name, shape);
+      return shape;
+    };
+
+    return {
+      OperationDefinition(operation) {
+        const shape = measure(operation.selectionSet);
+        shape.directives += operation.directives?.length ?? 0;
+        const measured: Array<[Measure, number, number]> = [
+          ['depth', limits.maxDepth, shape.depth],
+          ['aliases', limits.maxAliases, shape.aliases],
+          ['directives', limits.maxDirectives, shape.directives],
+        ];
+        const over = measured.find(([, limit, value]) => value > limit);
+        if (over) context.reportError(tooComplex(over[0], over[1], over[2]));
+        return false;
+      },
+    };
+  };
+}

@@ -1,0 +1,84 @@
+import type { Plugin } from '@envelop/core';
+import type { Request, Response } from 'express';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import { createYoga } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { Authenticate } from '../auth/authenticate';
+import type { RequestServices } from '../context';
+import type { ReadCache } from '../read-cache/read-cache';
+import type { QueryLimits } from './limits';
+import type { PreparedOperation } from './operation';
+import type { DoorRequest, PipelineContext } from './pipeline-context';
+import { maskError, useErrors } from './plugins/errors';
+import { useIdempotency } from './plugins/idempotency';
+import { useQueryLimits } from './plugins/query-limits';
+import { useReadCache } from './plugins/read-cache';
+import { useRequestContext } from './plugins/request-context';
+
+export interface PipelineDeps {
+  schema: GraphQLSchema;
+  services: RequestServices;
+  authenticate: Authenticate;
+  readCache: ReadCache;
+  limits: QueryLimits;
+  logger: Logger;
+  graphiql: boolean;
+  /** Beside the pipeline's own concerns (operation metrics). */
+  plugins?: Plugin<PipelineContext>[];
+}
+
+export interface Pipeline {
+  /** The /graphql door: graphql-yoga (GraphQL over HTTP, GraphiQL) on this pipeline. */
+  graphql: ReturnType<typeof createYoga<{ req: Request; res: Response }, PipelineContext>>;
+  /** Runs a prepared operation as the caller of the door's request: the one call of `execute`. */
+  run(
+    prepared: PreparedOperation,
+    variables: Record<string, unknown>,
+    request: DoorRequest,
+  ): Promise<{ result: ExecutionResult; context: PipelineContext }>;
+}
+
+/**
+ * The one execution pipeline of the three doors (envelop, inside graphql-yoga). Each concern that
+ * wraps execution is one plugin, in this order (envelop runs onExecute hooks in order, and a plugin
+ * that answers stops the ones after it): error logging, then query limits and cost (refuse early),
+ * request context and principal, read cache, idempotency. Error masking is yoga's, with our mask.
+ */
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  const logged = new WeakSet<Error>();
+  const yoga = createYoga<{ req: Request; res: Response }, PipelineContext>({
+    schema: deps.schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: deps.graphiql ? { title: 'Commerce API', headers: '{ "tt-api-key": "tt_…" }' } : false,
+    landingPage: false,
+    logging: false,
+    // CORS is the app's, once for all three doors (src/http/cors.ts).
+    cors: false,
+    batching: false,
+    plugins: [
+      useErrors(logged),
+      ...(deps.plugins ?? []),
+      useQueryLimits(deps.schema, deps.limits),
+      useRequestContext(deps),
+      useReadCache(deps.schema, deps.readCache),
+      useIdempotency(),
+    ],
+    maskedErrors: { maskError: maskError(deps.logger, logged) },
+  });
+
+  return {
+    graphql: yoga,
+    async run(prepared, variables, request) {
+      const enveloped = yoga.getEnveloped({ ...request });
+      const context = (await enveloped.contextFactory()) as PipelineContext;
+      const result = (await enveloped.execute({
+        schema: enveloped.schema,
+        document: prepared.document,
+        operationName: prepared.operation.name.value,
+        variableValues: variables,
+        contextValue: context,
+      })) as ExecutionResult;
+      return { result, context };
+    },
+  };
+}

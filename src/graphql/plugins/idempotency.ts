@@ -1,0 +1,160 @@
+import type { Plugin } from '@envelop/core';
+import {
+  type ExecutionResult,
+  GraphQLError,
+  getOperationAST,
+  Kind,
+  type OperationDefinitionNode,
+  print,
+  type Source,
+} from 'graphql';
+import type { Principal } from '../../auth/principal';
+import { classifyError, toGraphQLError } from '../../errors';
+import { beginIdempotent, finishIdempotent, requestHash } from '../../idempotency/store';
+import type { PipelineContext } from '../pipeline-context';
+
+export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
+
+/** Keys are remembered per API key or per signed-in staff user; without a principal there is no scope. */
+export const idempotencyScope = (principal: Principal | null) =>
+  principal?.kind === 'apiKey'
+    ? `key:${principal.keyId}`
+    : principal
+      ? `staff:${principal.staffUserId}`
+      : null;
+
+/**
+ * Idempotency for every door (README "Idempotency"): a mutation with a key — REST's
+ * `Idempotency-Key` header, handed over by the door, or GraphQL's `idempotencyKey` argument — runs
+ * once per caller and key for 24 h. A repeat with the same operation and variables gets the first
+ * result again (the door marks it replayed), another request under the key is
+ * IDEMPOTENCY_KEY_REUSED, a repeat while the first still runs IDEMPOTENCY_KEY_IN_USE. A result with
+ * an unexpected error is forgotten, so the client can retry.
+ */
+export function useIdempotency(): Plugin<PipelineContext> {
+  const printed = new WeakMap<OperationDefinitionNode, string>();
+  const textOf = (operation: OperationDefinitionNode) => {
+    let text = printed.get(operation);
+    if (text === undefined) {
+      text = print(operation);
+      printed.set(operation, text);
+    }
+    return text;
+  };
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== 'mutation') return;
+      const variables = args.variableValues ?? {};
+      const key = ctx.idempotencyKey ?? keyArgument(operation, variables);
+      const scope = idempotencyScope(ctx.principal);
+      if (key === undefined || !scope) return;
+      const record = {
+        scope,
+        key,
+        hash: idempotencyRequestHash(textOf(operation), variables),
+        now: ctx.now(),
+      };
+      try {
+        const begun = await beginIdempotent(ctx.prisma, record);
+        if (begun.kind === 'replay') {
+          ctx.idempotentReplay = true;
+          setResultAndStopExecution(revived(begun.body as RememberedResult, args.document.loc?.source));
+          return;
+        }
+      } catch (error) {
+        setResultAndStopExecution({ errors: [toGraphQLError(classifyError(error).appError)] });
+        return;
+      }
+      ctx.idempotentReplay = false;
+      return {
+        async onExecuteDone({ result }) {
+          const remembered = rememberable(result as ExecutionResult);
+          await finishIdempotent(ctx.prisma, {
+            scope,
+            key,
+            status: remembered ? 200 : 500,
+            body: remembered,
+            now: ctx.now(),
+          });
+        },
+      };
+    },
+  };
+}
+
+/** What makes two requests under one key the same request: the operation (printed) and its variables. */
+export const idempotencyRequestHash = (operationText: string, variables: Record<string, unknown>) =>
+  requestHash([operationText, variables]);
+
+interface RememberedError {
+  message: string;
+  locations?: ReadonlyArray<{ line: number; column: number }>;
+  /** Where in the document, so that a repeat of the same text is answered with the same locations. */
+  positions?: readonly number[];
+  path?: ReadonlyArray<string | number>;
+  extensions: Record<string, unknown>;
+}
+interface RememberedResult {
+  data?: unknown;
+  errors?: RememberedError[];
+}
+
+/** What is stored: data and coded errors as JSON; nothing when an error was unexpected. */
+function rememberable(result: ExecutionResult): RememberedResult | undefined {
+  const errors = result.errors?.map(classifyError) ?? [];
+  if (errors.some((e) => e.unexpected)) return undefined;
+  return {
+    ...(result.data !== undefined ? { data: JSON.parse(JSON.stringify(result.data)) } : {}),
+    ...(errors.length
+      ? {
+          errors: errors.map(({ appError }, i) => ({
+            message: appError.message,
+            locations: result.errors?.[i]?.locations,
+            positions: result.errors?.[i]?.positions,
+            path: result.errors?.[i]?.path,
+            extensions: { code: appError.code, ...(appError.details ? { details: appError.details } : {}) },
+          })),
+        }
+      : {}),
+  };
+}
+
+/** A stored result as the doors expect one: its errors are GraphQL errors again, located in this request's text. */
+function revived(stored: RememberedResult, source: Source | undefined): ExecutionResult {
+  return {
+    ...(stored.data !== undefined ? { data: stored.data as ExecutionResult['data'] } : {}),
+    ...(stored.errors
+      ? {
+          errors: stored.errors.map(
+            (error) =>
+              new GraphQLError(error.message, {
+                source: error.positions ? source : undefined,
+                positions: error.positions,
+                path: error.path,
+                extensions: error.extensions,
+              }),
+          ),
+        }
+      : {}),
+  };
+}
+
+/** The key given to the operation's root fields, as a literal or through a variable. */
+function keyArgument(
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): string | undefined {
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD) continue;
+    const argument = selection.arguments?.find((a) => a.name.value === IDEMPOTENCY_ARGUMENT);
+    if (!argument) continue;
+    if (argument.value.kind === Kind.STRING) return argument.value.value;
+    if (argument.value.kind === Kind.VARIABLE) {
+      const value = variables[argument.value.name.value];
+      if (typeof value === 'string') return value;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,46 @@
+import type { Plugin } from '@envelop/core';
+import { type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
+import { actualCost, type QueryCost, requestedCost } from '../cost';
+import { parseWithin, type QueryLimits, queryShapeRule, tooComplex } from '../limits';
+import type { PipelineContext } from '../pipeline-context';
+
+/**
+ * README "Query limits and cost": tokens are counted while parsing (the parse stops at the limit),
+ * depth, aliases and directives while validating, and the cost — which depends on the variables —
+ * just before execution. Anything over a limit is refused with QUERY_TOO_COMPLEX before it runs.
+ * Every executed operation's result carries `extensions.cost`, what was asked and what was returned.
+ * REST routes and MCP tools are parsed and validated through the same hooks at start-up.
+ */
+export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plugin<PipelineContext> {
+  const parse = parseWithin(limits.maxTokens);
+  const shape = queryShapeRule(limits);
+  return {
+    onParse: ({ setParseFn }) => setParseFn(parse),
+    onValidate: ({ addValidationRule }) => addValidationRule(shape),
+    onExecute({ args, setResultAndStopExecution }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation) return;
+      const requested = requestedCost(schema, args.document, operation, args.variableValues ?? {});
+      args.contextValue.requestedCost = requested;
+      if (requested > limits.maxCost) {
+        setResultAndStopExecution({
+          errors: [tooComplex('cost', limits.maxCost, requested)],
+          extensions: { cost: { requestedQueryCost: requested, actualQueryCost: 0 } },
+        });
+        return;
+      }
+      return {
+        onExecuteDone({ result, setResult }) {
+          const single = result as ExecutionResult;
+          // A remembered answer (read cache, idempotency replay) may already say what it cost.
+          if (single.extensions?.cost) return;
+          const cost: QueryCost = {
+            requestedQueryCost: requested,
+            actualQueryCost: actualCost(single.data, operation),
+          };
+          setResult({ ...single, extensions: { ...single.extensions, cost } });
+        },
+      };
+    },
+  };
+}

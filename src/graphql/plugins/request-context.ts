@@ -1,0 +1,105 @@
+import type { Plugin } from '@envelop/core';
+import {
+  type ExecutionResult,
+  type GraphQLSchema,
+  getOperationAST,
+  Kind,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { Authenticate } from '../../auth/authenticate';
+import { sessionCookieOf } from '../../auth/session-cookie';
+import type { RequestServices } from '../../context';
+import { classifyError, toGraphQLError } from '../../errors';
+import { cacheableReadScopes } from '../../read-cache/operation';
+import type { PipelineContext } from '../pipeline-context';
+
+/**
+ * The request context and its principal, for every door. The context is built from the door's HTTP
+ * request once per operation. REST and MCP authenticate at their door, before their own protocol
+ * steps (DESIGN's check order; MCP answers 401 before JSON-RPC starts); a /graphql operation is
+ * authenticated here, once its document is parsed — unless every root field it selects is public
+ * (signing in), decided on the document, not by peeking into the body.
+ */
+export function useRequestContext(deps: {
+  services: RequestServices;
+  authenticate: Authenticate;
+  schema: GraphQLSchema;
+}): Plugin<PipelineContext> {
+  const isPublic = publicOperations(deps.schema);
+  return {
+    onContextBuilding({ context }) {
+      buildContext(context, deps.services);
+    },
+    async onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue;
+      // REST and MCP decided at their door (a REST route may be public, `auth: 'none'`).
+      if (ctx.door !== 'graphql' || ctx.req.state.authenticated) return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation) return;
+      try {
+        await deps.authenticate(ctx.req, ctx.res, {
+          isPublic: isPublic(operation),
+          isWrite: () => operation.operation === 'mutation',
+          isCacheableRead: () => cacheableReadScopes(deps.schema, args.document, args.operationName) !== null,
+        });
+        ctx.principal = ctx.req.state.principal;
+      } catch (error) {
+        setResultAndStopExecution(refusal(error, ctx));
+      }
+    },
+  };
+}
+
+/** Adds the resolvers' Context to the door's initial context object (in place: envelop hands it on). */
+function buildContext(context: Partial<PipelineContext>, services: RequestServices): void {
+  const { req } = context as PipelineContext;
+  const state = req.state;
+  Object.assign(context, services);
+  context.door ??= 'graphql';
+  context.principal = state.principal;
+  context.requestId = state.requestId;
+  context.clientAddress = state.clientAddress;
+  context.userAgent = req.get('user-agent');
+  context.sessionCookie = sessionCookieOf(req, { alwaysSecure: services.alwaysSecureCookies ?? false });
+  // The request's child logger is made only when something logs through it.
+  Object.defineProperty(context, 'log', { get: () => state.log, enumerable: true, configurable: true });
+}
+
+/** An authentication or admission failure before execution: its code, and its HTTP status too. */
+function refusal(error: unknown, ctx: PipelineContext): ExecutionResult {
+  const { appError, unexpected } = classifyError(error);
+  if (unexpected) ctx.log.error({ err: error }, 'unexpected error before GraphQL execution');
+  return {
+    errors: [toGraphQLError(appError, { requestId: ctx.requestId, http: { status: appError.status } })],
+  };
+}
+
+/**
+ * Root fields marked `extensions: { public: true }` (signing in) need no credential: an operation
+ * runs unauthenticated only when every root field it selects is one of them.
+ */
+function publicOperations(schema: GraphQLSchema) {
+  const publicFields = new Set<string>();
+  for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.values(root?.getFields() ?? {}))
+      if (field.extensions?.public === true) publicFields.add(`${root?.name}.${field.name}`);
+  }
+  const rootName = { query: schema.getQueryType()?.name, mutation: schema.getMutationType()?.name } as const;
+  const memo = new WeakMap<OperationDefinitionNode, boolean>();
+  return (operation: OperationDefinitionNode): boolean => {
+    let known = memo.get(operation);
+    if (known === undefined) {
+      const root = operation.operation === 'subscription' ? undefined : rootName[operation.operation];
+      const isPublicField = (name: string) => publicFields.has(`${root}.${name}`);
+      const { selections } = operation.selectionSet;
+      known =
+        root !== undefined &&
+        selections.every(
+          (s) => s.kind === Kind.FIELD && (s.name.value === '__typename' || isPublicField(s.name.value)),
+        ) &&
+        selections.some((s) => s.kind === Kind.FIELD && isPublicField(s.name.value));
+      memo.set(operation, known);
+    }
+    return known;
+  };
+}
