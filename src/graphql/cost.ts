@@ -38,9 +38,6 @@ export function requestedCost(
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
 ): number {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions)
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   const root =
     operation.operation === 'mutation'
       ? schema.getMutationType()
@@ -48,17 +45,36 @@ export function requestedCost(
         ? schema.getSubscriptionType()
         : schema.getQueryType();
   if (!root) return 0;
-  // A variable left out takes its default from the operation.
-  const values: Record<string, unknown> = { ...variables };
-  for (const definition of operation.variableDefinitions ?? []) {
-    const name = definition.variable.name.value;
-    if (values[name] === undefined && definition.defaultValue?.kind === Kind.INT)
-      values[name] = Number(definition.defaultValue.value);
-  }
-  const walker = new CostWalker(schema, fragments, values);
+  const walker = new CostWalker(schema, fragmentsOf(document), withDefaults(operation, variables));
   const selection = walker.selectionCost(operation.selectionSet, root, undefined, new Set());
   const roots = operation.operation === 'mutation' ? walker.rootFieldCount(operation.selectionSet) : 0;
   return selection + roots * MUTATION_COST;
+}
+
+const fragmentMaps = new WeakMap<DocumentNode, Map<string, FragmentDefinitionNode>>();
+
+/** A document's fragments by name, found once per parsed document. */
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  let fragments = fragmentMaps.get(document);
+  if (!fragments) {
+    fragments = new Map();
+    for (const definition of document.definitions)
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    fragmentMaps.set(document, fragments);
+  }
+  return fragments;
+}
+
+/** A variable left out takes its default from the operation. */
+function withDefaults(operation: OperationDefinitionNode, variables: Record<string, unknown>) {
+  let values = variables;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (values[name] !== undefined || definition.defaultValue?.kind !== Kind.INT) continue;
+    if (values === variables) values = { ...variables };
+    values[name] = Number(definition.defaultValue.value);
+  }
+  return values;
 }
 
 /**
@@ -132,19 +148,17 @@ class CostWalker {
   ): number {
     const field = fieldOf(parent, node.name.value);
     if (!field) return 0;
-    const type = getNullableType(field.type);
     const named = getNamedType(field.type);
     if (!isCompositeType(named)) return 0;
     const own = this.sizeArgument(node);
-    const itemCost = (size: number | undefined) =>
-      1 + (node.selectionSet ? this.selectionCost(node.selectionSet, named, size, visiting) : 0);
-    if (isListType(type)) {
+    if (isListType(getNullableType(field.type))) {
       const declared = (field.extensions as { listSize?: number } | undefined)?.listSize;
       const count = own ?? inherited ?? declared ?? DEFAULT_PAGE_SIZE;
-      return count * itemCost(undefined);
+      const item = node.selectionSet ? this.selectionCost(node.selectionSet, named, undefined, visiting) : 0;
+      return count * (1 + item);
     }
     // A page or connection object: its size argument sizes the list inside it (items, edges).
-    return itemCost(own);
+    return 1 + (node.selectionSet ? this.selectionCost(node.selectionSet, named, own, visiting) : 0);
   }
 
   private sizeArgument(node: FieldNode): number | undefined {

@@ -1,6 +1,6 @@
-import type { Plugin } from '@envelop/core';
+import { type Plugin, useEngine } from '@envelop/core';
 import type { Request, Response } from 'express';
-import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import { type ExecutionResult, execute, type GraphQLSchema } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Authenticate } from '../auth/authenticate';
@@ -13,7 +13,7 @@ import { maskError, useErrors } from './plugins/errors';
 import { useIdempotency } from './plugins/idempotency';
 import { useQueryLimits } from './plugins/query-limits';
 import { useReadCache } from './plugins/read-cache';
-import { useRequestContext } from './plugins/request-context';
+import { DoorContext, useRequestContext } from './plugins/request-context';
 
 export interface PipelineDeps {
   schema: GraphQLSchema;
@@ -56,6 +56,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     cors: false,
     batching: false,
     plugins: [
+      // graphql-js's own executor, as REST and MCP used before the pipeline (yoga's default,
+      // @graphql-tools/executor, is there for @defer and @stream, which this schema does not offer).
+      useEngine({ execute }),
       useErrors(logged),
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
@@ -69,7 +72,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   return {
     graphql: yoga,
     async run(prepared, variables, request) {
-      const enveloped = yoga.getEnveloped({ ...request });
+      const enveloped = yoga.getEnveloped(new DoorContext(request) as unknown as PipelineContext);
       const context = (await enveloped.contextFactory()) as PipelineContext;
       const result = (await enveloped.execute({
         schema: enveloped.schema,

@@ -69,6 +69,10 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
     buckets: [1, 10, 30, 100, 300, 1000, 3000, 10_000, 30_000],
     registers: [registry],
   });
+  const operationChildren = new Map<
+    string,
+    { count: { inc(): void }; cost: { observe(value: number): void } }
+  >();
   // Registered with the registry, which reads it at each scrape.
   new Gauge({
     name: 'worker_jobs',
@@ -106,8 +110,15 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
       next();
     },
     operation(labels, requested) {
-      operations.inc(labels);
-      if (requested !== undefined) cost.observe({ door: labels.door }, requested);
+      // Children per label set, made once: labelling each observation hashes its labels again.
+      const name = `${labels.door} ${labels.type} ${labels.outcome}`;
+      let child = operationChildren.get(name);
+      if (!child) {
+        child = { count: operations.labels(labels), cost: cost.labels({ door: labels.door }) };
+        operationChildren.set(name, child);
+      }
+      child.count.inc();
+      if (requested !== undefined) child.cost.observe(requested);
     },
     async serve(req, res) {
       if (!authorized(req)) {

@@ -29,21 +29,31 @@ declare global {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * The request's child logger, made when something first logs through it: the request line itself
+ * names the request id, and most requests log nothing else. A plain value (not a getter), so that
+ * contexts can copy it cheaply.
+ */
+function lazyChild(logger: Logger, requestId: string): Logger {
+  let child: Logger | undefined;
+  return new Proxy({} as Logger, {
+    get(_target, property) {
+      child ??= logger.child({ requestId });
+      const value = Reflect.get(child, property, child);
+      return typeof value === 'function' ? value.bind(child) : value;
+    },
+  });
+}
+
 /** Gives every request an id (a sane incoming X-Request-Id is kept), a child logger and one log line. */
 export function requestState(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
     const requestId =
       incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;
-    // The request's child logger is made when something logs through it; the request line itself
-    // names the request id, and most requests log nothing else.
-    let log: Logger | undefined;
     req.state = {
       requestId,
-      get log() {
-        log ??= logger.child({ requestId });
-        return log;
-      },
+      log: lazyChild(logger, requestId),
       clientAddress: req.ip,
       principal: null,
       startedAt: process.hrtime.bigint(),

@@ -1,3 +1,4 @@
+import type { OnExecuteHookResult } from '@envelop/core';
 import { type ExecutionResult, GraphQLError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -12,6 +13,16 @@ import type { PipelineContext } from '../pipeline-context';
  * HTTP status whatever the Accept header (DESIGN "Envelopes"); execution errors stay HTTP 200.
  */
 export function useErrors(logged: WeakSet<Error>): Plugin<PipelineContext> {
+  // One hook object for every execution (it reads what it needs from its arguments).
+  const logUnexpected: OnExecuteHookResult<PipelineContext> = {
+    onExecuteDone({ args, result }) {
+      for (const error of (result as ExecutionResult).errors ?? []) {
+        if (!classifyError(error).unexpected || logged.has(error)) continue;
+        args.contextValue.log.error({ err: error }, 'unexpected error in GraphQL execution');
+        logged.add(error);
+      }
+    },
+  };
   return {
     onResultProcess({ result, setResult }) {
       if (isAsyncIterable(result) || Array.isArray(result) || 'data' in result) return;
@@ -25,15 +36,7 @@ export function useErrors(logged: WeakSet<Error>): Plugin<PipelineContext> {
         if (result.length === 0) return;
         setResult(result.map(withValidationCode));
       },
-    onExecute: ({ args }) => ({
-      onExecuteDone: ({ result }) => {
-        for (const error of (result as ExecutionResult).errors ?? []) {
-          if (!classifyError(error).unexpected || logged.has(error)) continue;
-          args.contextValue.log.error({ err: error }, 'unexpected error in GraphQL execution');
-          logged.add(error);
-        }
-      },
-    }),
+    onExecute: () => logUnexpected,
   };
 }
 

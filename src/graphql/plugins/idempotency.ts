@@ -1,4 +1,4 @@
-import type { Plugin } from '@envelop/core';
+import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import {
   type ExecutionResult,
   GraphQLError,
@@ -41,8 +41,42 @@ export function useIdempotency(): Plugin<PipelineContext> {
     }
     return text;
   };
+
+  /** The mutation under its key: replayed, refused, or run and then remembered. */
+  async function once(
+    ctx: PipelineContext,
+    record: { scope: string; key: string; hash: string; now: Date },
+    source: Source | undefined,
+    setResultAndStopExecution: (result: ExecutionResult) => void,
+  ): Promise<OnExecuteHookResult<PipelineContext> | undefined> {
+    try {
+      const begun = await beginIdempotent(ctx.prisma, record);
+      if (begun.kind === 'replay') {
+        ctx.idempotentReplay = true;
+        setResultAndStopExecution(revived(begun.body as RememberedResult, source));
+        return undefined;
+      }
+    } catch (error) {
+      setResultAndStopExecution({ errors: [toGraphQLError(classifyError(error).appError)] });
+      return undefined;
+    }
+    ctx.idempotentReplay = false;
+    return {
+      async onExecuteDone({ result }) {
+        const remembered = rememberable(result as ExecutionResult);
+        await finishIdempotent(ctx.prisma, {
+          scope: record.scope,
+          key: record.key,
+          status: remembered ? 200 : 500,
+          body: remembered,
+          now: ctx.now(),
+        });
+      },
+    };
+  }
+
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       const operation = getOperationAST(args.document, args.operationName);
       if (operation?.operation !== 'mutation') return;
@@ -50,36 +84,9 @@ export function useIdempotency(): Plugin<PipelineContext> {
       const key = ctx.idempotencyKey ?? keyArgument(operation, variables);
       const scope = idempotencyScope(ctx.principal);
       if (key === undefined || !scope) return;
-      const record = {
-        scope,
-        key,
-        hash: idempotencyRequestHash(textOf(operation), variables),
-        now: ctx.now(),
-      };
-      try {
-        const begun = await beginIdempotent(ctx.prisma, record);
-        if (begun.kind === 'replay') {
-          ctx.idempotentReplay = true;
-          setResultAndStopExecution(revived(begun.body as RememberedResult, args.document.loc?.source));
-          return;
-        }
-      } catch (error) {
-        setResultAndStopExecution({ errors: [toGraphQLError(classifyError(error).appError)] });
-        return;
-      }
-      ctx.idempotentReplay = false;
-      return {
-        async onExecuteDone({ result }) {
-          const remembered = rememberable(result as ExecutionResult);
-          await finishIdempotent(ctx.prisma, {
-            scope,
-            key,
-            status: remembered ? 200 : 500,
-            body: remembered,
-            now: ctx.now(),
-          });
-        },
-      };
+      const hash = idempotencyRequestHash(textOf(operation), variables);
+      const record = { scope, key, hash, now: ctx.now() };
+      return once(ctx, record, args.document.loc?.source, setResultAndStopExecution);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Plugin } from '@envelop/core';
+import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { Metrics } from '../../http/metrics';
 import type { PipelineContext } from '../pipeline-context';
@@ -9,17 +9,17 @@ import type { PipelineContext } from '../pipeline-context';
  * request middleware; this sees the operations inside them (several MCP tool calls in one request).
  */
 export function useOperationMetrics(metrics: Pick<Metrics, 'operation'>): Plugin<PipelineContext> {
-  return {
-    onExecute: ({ args }) => ({
-      onExecuteDone({ result }) {
-        const single = result as ExecutionResult;
-        const type = getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
-        const ctx = args.contextValue;
-        metrics.operation(
-          { door: ctx.door, type, outcome: single.errors?.length ? 'error' : 'ok' },
-          ctx.requestedCost,
-        );
-      },
-    }),
+  // One hook object for every execution (it reads what it needs from its arguments).
+  const count: OnExecuteHookResult<PipelineContext> = {
+    onExecuteDone({ args, result }) {
+      const single = result as ExecutionResult;
+      const type = getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
+      const ctx = args.contextValue;
+      metrics.operation(
+        { door: ctx.door, type, outcome: single.errors?.length ? 'error' : 'ok' },
+        ctx.requestedCost,
+      );
+    },
   };
+  return { onExecute: () => count };
 }

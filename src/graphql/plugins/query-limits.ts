@@ -1,4 +1,4 @@
-import type { Plugin } from '@envelop/core';
+import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import { type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
 import { actualCost, type QueryCost, requestedCost } from '../cost';
 import { parseWithin, type QueryLimits, queryShapeRule, tooComplex } from '../limits';
@@ -29,18 +29,22 @@ export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plug
         });
         return;
       }
-      return {
-        onExecuteDone({ result, setResult }) {
-          const single = result as ExecutionResult;
-          // A remembered answer (read cache, idempotency replay) may already say what it cost.
-          if (single.extensions?.cost) return;
-          const cost: QueryCost = {
-            requestedQueryCost: requested,
-            actualQueryCost: actualCost(single.data, operation),
-          };
-          setResult({ ...single, extensions: { ...single.extensions, cost } });
-        },
-      };
+      return reportCost;
     },
   };
 }
+
+/** Adds `extensions.cost` to a result (one hook object for every execution; the cost is on the context). */
+const reportCost: OnExecuteHookResult<PipelineContext> = {
+  onExecuteDone({ args, result, setResult }) {
+    const single = result as ExecutionResult;
+    // A remembered answer (read cache, idempotency replay) may already say what it cost.
+    if (single.extensions?.cost) return;
+    const operation = getOperationAST(args.document, args.operationName);
+    const cost: QueryCost = {
+      requestedQueryCost: args.contextValue.requestedCost ?? 0,
+      actualQueryCost: actualCost(single.data, operation ?? undefined),
+    };
+    setResult({ ...single, extensions: { ...single.extensions, cost } });
+  },
+};

@@ -1,4 +1,4 @@
-import type { Plugin } from '@envelop/core';
+import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import { CachedResult } from '../../read-cache/answer';
 import { cacheableReadScopes } from '../../read-cache/operation';
@@ -31,32 +31,40 @@ export function useReadCache(schema: GraphQLSchema, readCache: ReadCache): Plugi
     return id;
   };
   return {
-    async onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, setResultAndStopExecution }) {
       if (!readCache.enabled) return;
       const ctx = args.contextValue;
+      const { principal } = ctx;
       const scopes = cacheableReadScopes(schema, args.document, args.operationName);
       const variables = scopes && variablesKey(args.variableValues);
-      if (!scopes || variables === undefined || !ctx.principal) return;
-      const state = ctx.req.state;
-      state.dataVersion ??= await readCache.version(ctx.principal.storeId);
+      if (!scopes || variables === undefined || !principal) return;
       const key = `${idOf(args.document)} ${args.operationName ?? ''} ${variables}`;
-      const cached = readCache.lookup(ctx.principal, state.dataVersion, key, scopes);
-      state.readCache = cached.kind;
-      if (cached.kind === 'hit') {
-        setResultAndStopExecution(cached.answer.result);
-        return;
-      }
-      if (cached.kind === 'off') return;
-      return {
-        onExecuteDone({ result, setResult }) {
-          const single = result as ExecutionResult;
-          if (single.errors?.length) return;
-          const entry = new CachedResult(single);
-          remembered.set(entry.result, entry);
-          cached.remember(entry);
-          setResult(entry.result);
-        },
+      const state = ctx.req.state;
+      const look = (version: string | undefined): OnExecuteHookResult<PipelineContext> | undefined => {
+        const cached = readCache.lookup(principal, version, key, scopes);
+        state.readCache = cached.kind;
+        if (cached.kind === 'hit') {
+          setResultAndStopExecution(cached.answer.result);
+          return undefined;
+        }
+        if (cached.kind === 'off') return undefined;
+        return {
+          onExecuteDone({ result, setResult }) {
+            const single = result as ExecutionResult;
+            if (single.errors?.length) return;
+            const entry = new CachedResult(single);
+            remembered.set(entry.result, entry);
+            cached.remember(entry);
+            setResult(entry.result);
+          },
+        };
       };
+      // An API key's admission read the version already; a session's or an MCP call's reads it now.
+      if (state.dataVersion !== undefined) return look(state.dataVersion);
+      return readCache.version(principal.storeId).then((version) => {
+        state.dataVersion = version;
+        return look(version);
+      });
     },
   };
 }

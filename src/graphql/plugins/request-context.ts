@@ -11,7 +11,7 @@ import { sessionCookieOf } from '../../auth/session-cookie';
 import type { RequestServices } from '../../context';
 import { classifyError, toGraphQLError } from '../../errors';
 import { cacheableReadScopes } from '../../read-cache/operation';
-import type { PipelineContext } from '../pipeline-context';
+import type { DoorRequest, PipelineContext } from '../pipeline-context';
 
 /**
  * The request context and its principal, for every door. The context is built from the door's HTTP
@@ -30,39 +30,84 @@ export function useRequestContext(deps: {
     onContextBuilding({ context }) {
       buildContext(context, deps.services);
     },
-    async onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue;
       // REST and MCP decided at their door (a REST route may be public, `auth: 'none'`).
       if (ctx.door !== 'graphql' || ctx.req.state.authenticated) return;
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
-      try {
-        await deps.authenticate(ctx.req, ctx.res, {
+      return deps
+        .authenticate(ctx.req, ctx.res, {
           isPublic: isPublic(operation),
           isWrite: () => operation.operation === 'mutation',
           isCacheableRead: () => cacheableReadScopes(deps.schema, args.document, args.operationName) !== null,
-        });
-        ctx.principal = ctx.req.state.principal;
-      } catch (error) {
-        setResultAndStopExecution(refusal(error, ctx));
-      }
+        })
+        .then(
+          () => {
+            ctx.principal = ctx.req.state.principal;
+          },
+          (error) => setResultAndStopExecution(refusal(error, ctx)),
+        );
     },
   };
 }
 
-/** Adds the resolvers' Context to the door's initial context object (in place: envelop hands it on). */
+/**
+ * A REST or MCP operation's initial context, every field of an execution's context declared up front
+ * (undefined until buildContext fills it): filling the fields of one fixed shape costs V8 nothing,
+ * while adding them to a plain object made a new hidden class per request (measured: a third of
+ * the pipeline's cost on a cached read).
+ */
+export class DoorContext implements Partial<PipelineContext> {
+  req: DoorRequest['req'];
+  res: DoorRequest['res'];
+  door: DoorRequest['door'];
+  idempotencyKey: string | undefined;
+  prisma = undefined;
+  now = undefined;
+  invalidateAuth = undefined;
+  loginThrottle = undefined;
+  webhooks = undefined;
+  storeChanged = undefined;
+  alwaysSecureCookies = undefined;
+  principal = undefined;
+  requestId = undefined;
+  clientAddress = undefined;
+  userAgent = undefined;
+  sessionCookie = undefined;
+  log = undefined;
+  requestedCost = undefined;
+  idempotentReplay = undefined;
+
+  constructor(request: DoorRequest) {
+    this.req = request.req;
+    this.res = request.res;
+    this.door = request.door;
+    this.idempotencyKey = request.idempotencyKey;
+  }
+}
+
+/**
+ * Adds the resolvers' Context to the door's initial context object, in place (envelop hands that
+ * object on). Each field is written out: Object.assign of the services cost ~25 times as much.
+ */
 function buildContext(context: Partial<PipelineContext>, services: RequestServices): void {
   const { req } = context as PipelineContext;
   const state = req.state;
-  Object.assign(context, services);
   context.door ??= 'graphql';
+  context.prisma = services.prisma;
+  context.now = services.now;
+  context.invalidateAuth = services.invalidateAuth;
+  context.loginThrottle = services.loginThrottle;
+  context.webhooks = services.webhooks;
+  context.storeChanged = services.storeChanged;
+  context.alwaysSecureCookies = services.alwaysSecureCookies;
   context.principal = state.principal;
   context.requestId = state.requestId;
   context.clientAddress = state.clientAddress;
-  context.userAgent = req.get('user-agent');
+  context.userAgent = req.headers['user-agent'];
   context.sessionCookie = sessionCookieOf(req, { alwaysSecure: services.alwaysSecureCookies ?? false });
-  // The request's child logger is made only when something logs through it.
-  Object.defineProperty(context, 'log', { get: () => state.log, enumerable: true, configurable: true });
+  context.log = state.log;
 }
 
 /** An authentication or admission failure before execution: its code, and its HTTP status too. */
