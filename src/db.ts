@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { PrismaClient } from '../prisma/generated/client/client';
 
 export type Db = PrismaClient;
@@ -39,6 +39,46 @@ function nameConnectionFailure(error: unknown, code: '08001' | '08006'): unknown
  */
 export const workerPoolSize = (concurrency: number) => Math.max(DEFAULT_POOL_SIZE, concurrency);
 
+/**
+ * The pool's client class: pg's Client, whose failures on a lost connection are named (see
+ * nameConnectionFailure) and whose statements `onQuery` sees. It calls pg's own query method as it is
+ * at call time, so whatever wraps that method (a test counting statements) still sees every one.
+ */
+function poolClient(onQuery: ((sql: string) => void) | undefined): typeof Client {
+  class PoolClient extends Client {
+    lost = false;
+    constructor(config?: ConstructorParameters<typeof Client>[0]) {
+      super(config);
+      // Attached first, so the error is named before pg-pool hands the same object to a pool.query caller.
+      this.on('error', (error) => {
+        this.lost = true;
+        nameConnectionFailure(error, '08006');
+      });
+    }
+  }
+  const query = function (this: PoolClient, ...args: unknown[]) {
+    const first = args[0];
+    onQuery?.(typeof first === 'string' ? first : String((first as { text?: string })?.text ?? ''));
+    const send = () => (Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
+    // pg fails the queries of a lost connection on the next tick, after the client's 'error' event.
+    const named = (error: unknown) => (this.lost ? nameConnectionFailure(error, '08006') : error);
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (error: unknown, result: unknown) => callback(error ? named(error) : error, result);
+      return send();
+    }
+    const result = send();
+    return result instanceof Promise
+      ? result.catch((error: unknown) => {
+          throw named(error);
+        })
+      : result;
+  };
+  (PoolClient.prototype as { query: unknown }).query = query;
+  return PoolClient;
+}
+
 /** Errors opening a pooled connection (both of pg-pool's call styles) are connection failures. */
 function nameFailedConnects(pool: Pool): void {
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
@@ -55,38 +95,14 @@ function nameFailedConnects(pool: Pool): void {
 }
 
 export function connectDatabase(databaseUrl: string, options: ConnectOptions = {}): Database {
-  const pool = new Pool({ connectionString: databaseUrl, max: options.max ?? DEFAULT_POOL_SIZE });
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? DEFAULT_POOL_SIZE,
+    Client: poolClient(options.onQuery),
+  });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   nameFailedConnects(pool);
-  pool.on('connect', (client) => {
-    let lost = false;
-    // Attached first, so the error is named before pg-pool hands the same object to a pool.query caller.
-    client.on('error', (error) => {
-      lost = true;
-      nameConnectionFailure(error, '08006');
-    });
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    const onQuery = options.onQuery;
-    (client as { query: unknown }).query = (...args: unknown[]) => {
-      const first = args[0];
-      onQuery?.(typeof first === 'string' ? first : String((first as { text?: string })?.text ?? ''));
-      // pg fails queries of a lost connection on the next tick, after the client's 'error' event.
-      const named = (error: unknown) => (lost ? nameConnectionFailure(error, '08006') : error);
-      const last = args.length - 1;
-      const callback = args[last];
-      if (typeof callback === 'function') {
-        args[last] = (error: unknown, result: unknown) => callback(error ? named(error) : error, result);
-        return query(...args);
-      }
-      const result = query(...args);
-      return result instanceof Promise
-        ? result.catch((error: unknown) => {
-            throw named(error);
-          })
-        : result;
-    };
-  });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,

@@ -87,8 +87,22 @@ export function toGraphQLError(error: AppError, extra: Record<string, unknown> =
       status: error.status,
       ...(error.details ? { details: error.details } : {}),
       ...extra,
+      ...withRetryAfter(error, extra.http),
     },
   });
+}
+
+/** An error that knows when to come back (an unreachable database) says so in the HTTP answer yoga sends. */
+function withRetryAfter(error: AppError, http: unknown): { http?: Record<string, unknown> } {
+  const retryAfter = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
+  if (retryAfter === undefined || typeof http !== 'object' || http === null) return {};
+  const headers = (http as { headers?: Record<string, string> }).headers;
+  return {
+    http: {
+      ...(http as Record<string, unknown>),
+      headers: { ...headers, 'Retry-After': String(retryAfter) },
+    },
+  };
 }
 
 /** The REST error envelope (DESIGN §3 Envelopes). */

@@ -30,6 +30,8 @@ let db: Database;
 let receiver: Receiver;
 let service: RunningService;
 let key: string;
+/** A key no request has used before the outage, so none of its checks is answered from a cache. */
+let unusedKey: string;
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
@@ -42,6 +44,7 @@ beforeAll(async () => {
   db = connectDatabase(databaseUrl, { max: 2 });
   const store = await makeStore(db.prisma);
   key = (await makeKey(db.prisma, store.id)).secret;
+  unusedKey = (await makeKey(db.prisma, store.id)).secret;
   receiver = await startReceiver();
   service = startServiceProcess([], await freePort(), {
     DATABASE_URL: databaseUrl,
@@ -109,12 +112,22 @@ describe('PostgreSQL stopped for 10 s under load', () => {
 
     phase = 'outage';
     await cluster.stop();
-    const probes: Array<{ healthz: number; readyz: number }> = [];
+    const probes: Array<{ healthz: number; readyz: number; graphql: unknown }> = [];
     const outageEnds = Date.now() + OUTAGE_MS;
     while (Date.now() < outageEnds) {
       const healthz = (await fetch(`${service.baseUrl}/healthz`)).status;
       const readyz = (await fetch(`${service.baseUrl}/readyz`)).status;
-      probes.push({ healthz, readyz });
+      const graphql = await fetch(`${service.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: jsonHeaders(unusedKey),
+        body: JSON.stringify({ query: '{ categories(limit: 1) { pagination { totalResults } } }' }),
+      });
+      const body = (await graphql.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
+      probes.push({
+        healthz,
+        readyz,
+        graphql: [graphql.status, graphql.headers.get('retry-after'), body.errors?.[0]?.extensions?.code],
+      });
       await sleep(1000);
     }
     await cluster.start();
@@ -138,6 +151,10 @@ describe('PostgreSQL stopped for 10 s under load', () => {
     expect(after.filter((a) => a.status !== 200 && a.status !== 201)).toEqual([]);
     expect(probes.every((p) => p.healthz === 200)).toBe(true);
     expect(probes.filter((p) => p.readyz === 503).length).toBeGreaterThanOrEqual(OUTAGE_MS / 1000 - 2);
+    // GraphQL refuses before execution (the key's checks need the database) with the same 503.
+    expect(
+      probes.filter((p) => JSON.stringify(p.graphql) === '[503,"5","SERVICE_UNAVAILABLE"]').length,
+    ).toBeGreaterThanOrEqual(OUTAGE_MS / 1000 - 2);
     expect((await fetch(`${service.baseUrl}/readyz`)).status).toBe(200);
 
     // Every event that committed, whatever its request was told, reaches the receiver exactly once.
