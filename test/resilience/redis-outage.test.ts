@@ -69,6 +69,12 @@ describe('Redis going away and coming back', () => {
         expect(await statuses(server, during.secret, LIMIT + 1)).toEqual([...Array(LIMIT).fill(200), 429]);
         expect(await statuses(server, before.secret, 2)).toEqual([200, 200]);
         expect(warnings(lines, 'rate limit and usage: redis unavailable')).toBe(outage);
+        const readiness = await server.request('/readyz');
+        expect(readiness.status).toBe(200);
+        expect(await readiness.json()).toEqual({
+          status: 'degraded',
+          checks: { postgres: 'ok', redis: 'unreachable' },
+        });
 
         await redisServer.start();
         await ready(redis);
