@@ -154,10 +154,8 @@ export class ServiceUnavailableError extends AppError {
  */
 export function classifyError(error: unknown): { appError: AppError; unexpected: boolean } {
   let current: unknown = error;
-  // Unwrap graphql-js's wrappers, but not a variable-coercion error: its own message holds the path.
-  while (current instanceof GraphQLError && current.originalError && !VARIABLE_ERROR.test(current.message)) {
-    current = current.originalError;
-  }
+  // Unwrap graphql-js's wrappers down to what was thrown.
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
   if (current instanceof AppError) return { appError: current, unexpected: false };
   if (isDatabaseUnavailable(current)) return { appError: new ServiceUnavailableError(), unexpected: false };
   if (isUniqueViolation(current)) {
@@ -173,7 +171,12 @@ export function classifyError(error: unknown): { appError: AppError; unexpected:
         appError: new AppError(code, current.message, detailsOf(current.extensions.details)),
         unexpected: false,
       };
-    return { appError: requestErrorFrom(current), unexpected: false };
+    // A syntax or validation error of the document (variables are checked, with their paths, by the
+    // pipeline's input boundary before graphql-js sees them: src/graphql/plugins/input-boundary.ts).
+    return {
+      appError: new AppError('VALIDATION_ERROR', current.message, [{ path: '', message: current.message }]),
+      unexpected: false,
+    };
   }
   return { appError: internalError(), unexpected: true };
 }
@@ -184,25 +187,6 @@ function detailsOf(value: unknown): ErrorDetail[] | undefined {
   return value.every((d) => typeof d?.path === 'string' && typeof d?.message === 'string')
     ? value
     : undefined;
-}
-
-const VARIABLE_ERROR = /^Variable "\$(\w+)" got invalid value /;
-
-/**
- * graphql-js's `Variable "$input" got invalid value … at "input.scopes[0]"; Field "x" is not defined …`
- * becomes a detail at path `input.scopes.0.x`, the same path style as the services' validation.
- */
-function requestErrorFrom(error: GraphQLError): AppError {
-  const variable = error.message.match(VARIABLE_ERROR);
-  if (!variable)
-    return new AppError('VALIDATION_ERROR', error.message, [{ path: '', message: error.message }]);
-  const located = error.message.match(/ at "(\w+(?:\.\w+|\[\d+\])*)"; (.*)$/s);
-  const reason = located?.[2] ?? error.message.split('; ').slice(1).join('; ') ?? error.message;
-  let path = (located?.[1] ?? variable[1] ?? '').replace(/\[(\d+)\]/g, '.$1');
-  const field = reason.match(/^Field "(\w+)" (?:is not defined|of required type)/);
-  if (field) path = `${path}.${field[1]}`;
-  const message = reason.replace(/^Expected value of type "(\w+)!?", found .*$/s, 'must be a valid $1');
-  return new AppError('VALIDATION_ERROR', `${path}: ${message}`, [{ path, message }]);
 }
 
 /** Prisma's P2002: a write lost a race on a unique index (the service checks first; this is the race). */

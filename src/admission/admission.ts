@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { type RateLimitDecision, rateLimitDecision } from '../ratelimit/decision';
 import { MemorySlidingWindow } from '../ratelimit/memory-window';
 import { RedisGuard } from '../ratelimit/redis-guard';
-import { defineScript } from '../ratelimit/redis-script';
+import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
 import { type DataVersions, VERSION_TTL_SECONDS, versionToken } from '../read-cache/data-version';
 import { firstConnection, writesPerTurn } from '../redis';
 import type { UsageMeter } from '../usage/meter';
@@ -40,10 +40,10 @@ export interface Admission {
   ): Promise<Omit<AdmissionResult, 'usage'>>;
 }
 
-const processTag = randomBytes(6).toString('hex');
-
 /** Longest wait for the first connection: the connection's own connect timeout (1 s) and its ready check. */
 const FIRST_CONNECTION_WAIT_MS = 2000;
+
+const processTag = randomBytes(6).toString('hex');
 let sequence = 0;
 
 /**
@@ -77,105 +77,89 @@ export function createAdmission(options: {
   const sessionMemory = new MemorySlidingWindow(sessionWindow);
   const sessionScript = redis ? defineScript(redis, 'commerceSessionAdmission', sessionAdmissionLua) : null;
   const holdWrites = redis ? writesPerTurn(redis) : () => {};
-  // A request that arrives before Redis's first connection (the process just started) waits for it,
-  // so it is counted where every process counts, not in this one's memory alone.
+  // A request (key or session) that arrives before Redis's first connection (the process just
+  // started) waits for it, so it is counted where every process counts, not in this one's memory alone.
   const connecting = redis ? firstConnection(redis) : null;
   const guard = new RedisGuard(options.logger.child({ component: 'admission' }), 'rate limit and usage', {
     timeoutMs: options.redisTimeoutMs ?? 100,
     retryMs: 1000,
   });
 
-  const inRedis = async (key: MeteredKey, now: Date, withDataVersion: boolean) => {
-    const usageKeys = usage.redisKeys(key.id);
-    if (!script || !usageKeys) return undefined;
+  /**
+   * One admission script in Redis: the window's key first, the rule's own keys and arguments after,
+   * and — only when asked — the store's version key and a fresh token last. Both scripts answer the
+   * window's three values first and the version last. undefined: Redis did not answer in time.
+   */
+  const inRedis = async <Reply extends unknown[]>(
+    run: ScriptCall | null,
+    limit: { max: number; windowMs: number },
+    now: Date,
+    call: { keys: string[]; args: (string | number)[]; storeId: string; withDataVersion: boolean },
+  ) => {
+    if (!run) return undefined;
+    if (connecting && !connecting.settled) await connecting.wait(FIRST_CONNECTION_WAIT_MS);
     const nowMs = now.getTime();
-    const keys = [windowPrefix + key.id, ...usageKeys];
+    const keys = [...call.keys];
+    const args = call.args;
     // The version's arguments (a random token) are only made when the script is to read it.
     const versionArgs: (string | number)[] = [];
-    if (withDataVersion && dataVersions) {
-      keys.push(dataVersions.key(key.storeId));
+    if (call.withDataVersion && dataVersions) {
+      keys.push(dataVersions.key(call.storeId));
       versionArgs.push(versionToken(), VERSION_TTL_SECONDS);
     }
-    const reply = await guard.attempt(() => {
+    const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}`;
+    const reply = (await guard.attempt(() => {
       holdWrites();
-      return script(
-        keys.length,
-        ...keys,
-        nowMs,
-        window.windowMs,
-        window.max,
-        `${nowMs}:${processTag}:${(sequence++).toString(36)}`,
-        key.id,
-        key.usageCount.toString(),
-        key.usageLimit === null ? '' : key.usageLimit,
-        utcDay(now),
-        TOTAL_TTL_SECONDS,
-        ...versionArgs,
-      ) as Promise<[number, number, string, number, number, string]>;
-    });
+      return run(keys.length, ...keys, nowMs, limit.windowMs, limit.max, member, ...args, ...versionArgs);
+    })) as Reply | undefined;
     if (!reply) return undefined;
-    const [allowed, count, oldest, usageAllowed, used, dataVersion] = reply;
-    const result: AdmissionResult = {
-      rateLimit: rateLimitDecision(
-        { allowed: allowed === 1, count, oldestMs: oldest === '' ? null : Number(oldest) },
-        nowMs,
-        window,
-        'redis',
-      ),
+    const [allowed, count, oldest] = reply as unknown as [number, number, string];
+    const version = reply[reply.length - 1] as string;
+    const result = { allowed: allowed === 1, count, oldestMs: oldest === '' ? null : Number(oldest) };
+    return {
+      rateLimit: rateLimitDecision(result, nowMs, limit, 'redis'),
+      ...(version !== '' ? { dataVersion: version } : {}),
+      reply,
     };
-    if (usageAllowed !== -1) result.usage = { allowed: usageAllowed === 1, used };
-    if (dataVersion !== '') result.dataVersion = dataVersion;
-    return result;
-  };
-
-  const sessionInRedis = async (windowKey: string, storeId: string, now: Date, withDataVersion: boolean) => {
-    if (!sessionScript) return undefined;
-    const nowMs = now.getTime();
-    const keys = [windowKey];
-    const versionArgs: (string | number)[] = [];
-    if (withDataVersion && dataVersions) {
-      keys.push(dataVersions.key(storeId));
-      versionArgs.push(versionToken(), VERSION_TTL_SECONDS);
-    }
-    const reply = await guard.attempt(() => {
-      holdWrites();
-      return sessionScript(
-        keys.length,
-        ...keys,
-        nowMs,
-        sessionWindow.windowMs,
-        sessionWindow.max,
-        `${nowMs}:${processTag}:${(sequence++).toString(36)}`,
-        ...versionArgs,
-      ) as Promise<[number, number, string, string]>;
-    });
-    if (!reply) return undefined;
-    const [allowed, count, oldest, dataVersion] = reply;
-    const window = { allowed: allowed === 1, count, oldestMs: oldest === '' ? null : Number(oldest) };
-    const result: Omit<AdmissionResult, 'usage'> = {
-      rateLimit: rateLimitDecision(window, nowMs, sessionWindow, 'redis'),
-    };
-    if (dataVersion !== '') result.dataVersion = dataVersion;
-    return result;
   };
 
   return {
     async admit(key, now, admitOptions) {
-      if (connecting && !connecting.settled) await connecting.wait(FIRST_CONNECTION_WAIT_MS);
-      const shared = await inRedis(key, now, admitOptions?.withDataVersion ?? false);
-      if (shared) return shared;
+      const usageKeys = usage.redisKeys(key.id);
+      const shared = usageKeys
+        ? await inRedis<[number, number, string, number, number, string]>(script, window, now, {
+            keys: [windowPrefix + key.id, ...usageKeys],
+            args: [
+              key.id,
+              key.usageCount.toString(),
+              key.usageLimit === null ? '' : key.usageLimit,
+              utcDay(now),
+              TOTAL_TTL_SECONDS,
+            ],
+            storeId: key.storeId,
+            withDataVersion: admitOptions?.withDataVersion ?? false,
+          })
+        : undefined;
+      if (shared) {
+        const { reply, ...result } = shared;
+        const [, , , usageAllowed, used] = reply;
+        return usageAllowed === -1 ? result : { ...result, usage: { allowed: usageAllowed === 1, used } };
+      }
       const rateLimit = rateLimitDecision(memory.hit(key.id, now.getTime()), now.getTime(), window, 'memory');
       return rateLimit.allowed ? { rateLimit, usage: usage.recordLocally(key, now) } : { rateLimit };
     },
     async admitSession(session, now, admitOptions) {
       const windowKey = `${windowPrefix}staff:${session.staffUserId}`;
-      const shared = await sessionInRedis(
-        windowKey,
-        session.storeId,
-        now,
-        admitOptions?.withDataVersion ?? false,
-      );
-      if (shared) return shared;
+      const shared = await inRedis<[number, number, string, string]>(sessionScript, sessionWindow, now, {
+        keys: [windowKey],
+        args: [],
+        storeId: session.storeId,
+        withDataVersion: admitOptions?.withDataVersion ?? false,
+      });
+      if (shared) {
+        const { reply: _, ...result } = shared;
+        return result;
+      }
       const hit = sessionMemory.hit(windowKey, now.getTime());
       return { rateLimit: rateLimitDecision(hit, now.getTime(), sessionWindow, 'memory') };
     },

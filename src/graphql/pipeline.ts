@@ -1,7 +1,8 @@
 import { type Plugin, useEngine } from '@envelop/core';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Request, Response } from 'express';
 import { type ExecutionResult, execute, type GraphQLSchema } from 'graphql';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Authenticate } from '../auth/authenticate';
 import type { RequestServices } from '../context';
@@ -11,6 +12,7 @@ import type { PreparedOperation } from './operation';
 import type { DoorRequest, PipelineContext } from './pipeline-context';
 import { maskError, useErrors } from './plugins/errors';
 import { useIdempotency } from './plugins/idempotency';
+import { useInputBoundary } from './plugins/input-boundary';
 import { useQueryLimits } from './plugins/query-limits';
 import { useReadCache } from './plugins/read-cache';
 import { DoorContext, useRequestContext } from './plugins/request-context';
@@ -44,12 +46,23 @@ export interface Pipeline {
  * that answers stops the ones after it): error logging, then query limits and cost (refuse early),
  * request context and principal, read cache, idempotency. Error masking is yoga's, with our mask.
  */
+let graphiQLPage: string | undefined;
+const offlineGraphiQL = (options?: GraphiQLOptions) => {
+  graphiQLPage ??= renderGraphiQL(options);
+  return graphiQLPage;
+};
+
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const logged = new WeakSet<Error>();
   const yoga = createYoga<{ req: Request; res: Response }, PipelineContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
-    graphiql: deps.graphiql ? { title: 'Commerce API', headers: '{ "tt-api-key": "tt_…" }' } : false,
+    graphiql: deps.graphiql
+      ? { title: 'Commerce API', headers: JSON.stringify({ 'tt-api-key': 'tt_…' }, null, 2) }
+      : false,
+    // GraphiQL's page from the installed package (scripts, styles and editor workers inline), so it
+    // works without the internet; made once, it is about 9 MB.
+    renderGraphiQL: offlineGraphiQL,
     landingPage: false,
     logging: false,
     // CORS is the app's, once for all three doors (src/http/cors.ts).
@@ -63,6 +76,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
       useRequestContext(deps),
+      useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
       useIdempotency(),
     ],

@@ -25,6 +25,7 @@ const EXPOSED_HEADERS = [
   'Retry-After',
   'Idempotent-Replayed',
   'ETag',
+  'WWW-Authenticate',
 ];
 
 /**

@@ -37,38 +37,42 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from the request to the end of the response, by method and route template',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
-  const readCache = new Counter({
-    name: 'read_cache_lookups_total',
-    help: 'Cacheable reads by route template and what the read cache did: hit, miss (run, then remembered) or off (Redis could not say, or the caller lacks a scope)',
-    labelNames: ['route', 'result'] as const,
-    registers: [registry],
-  });
-  const operations = new Counter({
-    name: 'graphql_operations_total',
-    help: 'GraphQL operations run by the pipeline, by door (graphql, rest, mcp), type and outcome (ok, or error: any error in the result)',
-    labelNames: ['door', 'type', 'outcome'] as const,
-    registers: [registry],
-  });
-  const cost = new Histogram({
-    name: 'graphql_query_cost',
-    help: 'Requested cost of the operations run, by door (README "Query limits and cost")',
-    labelNames: ['door'] as const,
-    buckets: [1, 10, 30, 100, 300, 1000, 3000, 10_000, 30_000],
-    registers: [registry],
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
+  const histogram = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets: number[],
+  ) => new Histogram({ name, help, labelNames, buckets, registers: [registry] });
+
+  const requests = counter(
+    'http_requests_total',
+    'HTTP requests answered, by method, route template and status',
+    ['method', 'route', 'status'],
+  );
+  const duration = histogram(
+    'http_request_duration_seconds',
+    'Time from the request to the end of the response, by method and route template',
+    ['method', 'route'],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  );
+  const readCache = counter(
+    'read_cache_lookups_total',
+    'Cacheable reads by route template and what the read cache did: hit, miss (run, then remembered) or off (Redis could not say, or the caller lacks a scope)',
+    ['route', 'result'],
+  );
+  const operations = counter(
+    'graphql_operations_total',
+    'GraphQL operations run by the pipeline, by door (graphql, rest, mcp), type and outcome (ok, or error: any error in the result)',
+    ['door', 'type', 'outcome'],
+  );
+  const cost = histogram(
+    'graphql_query_cost',
+    'Requested cost of the operations run, by door (README "Query limits and cost")',
+    ['door'],
+    [1, 10, 30, 100, 300, 1000, 3000, 10_000, 30_000],
+  );
   const operationChildren = new Map<
     string,
     { count: { inc(): void }; cost: { observe(value: number): void } }

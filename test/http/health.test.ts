@@ -49,7 +49,14 @@ describe('GraphiQL', () => {
       const res = await server.request('/graphql', asBrowser);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
-      expect(await res.text()).toMatch(/GraphiQL/i);
+      const html = await res.text();
+      expect(html).toMatch(/GraphiQL/i);
+      // Offline: no script, style, font or image is fetched from anywhere (everything is inline).
+      expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?(https?:)?\/\//i);
+      expect(html).not.toMatch(/@import\s+url\(\s*["']?https?:/i);
+      expect(html).not.toMatch(/unpkg\.com|jsdelivr\.net|fonts\.googleapis/i);
+      // The key's header is there to fill in.
+      expect(html).toContain('tt-api-key');
     } finally {
       await server.close();
     }

@@ -10,6 +10,7 @@ import type { Authenticate } from '../../auth/authenticate';
 import { sessionCookieOf } from '../../auth/session-cookie';
 import type { RequestServices } from '../../context';
 import { classifyError, toGraphQLError } from '../../errors';
+import { setErrorHeaders } from '../../http/respond';
 import { cacheableReadScopes } from '../../read-cache/operation';
 import type { DoorRequest, PipelineContext } from '../pipeline-context';
 
@@ -114,6 +115,7 @@ function buildContext(context: Partial<PipelineContext>, services: RequestServic
 function refusal(error: unknown, ctx: PipelineContext): ExecutionResult {
   const { appError, unexpected } = classifyError(error);
   if (unexpected) ctx.log.error({ err: error }, 'unexpected error before GraphQL execution');
+  setErrorHeaders(ctx.res, appError);
   return {
     errors: [toGraphQLError(appError, { requestId: ctx.requestId, http: { status: appError.status } })],
   };
