@@ -46,15 +46,8 @@ export const workerPoolSize = (concurrency: number) => Math.max(DEFAULT_POOL_SIZ
  */
 function poolClient(onQuery: ((sql: string) => void) | undefined): typeof Client {
   class PoolClient extends Client {
+    /** Set by the pool's `connect` listener (connectDatabase) when the connection fails. */
     lost = false;
-    constructor(config?: ConstructorParameters<typeof Client>[0]) {
-      super(config);
-      // Attached first, so the error is named before pg-pool hands the same object to a pool.query caller.
-      this.on('error', (error) => {
-        this.lost = true;
-        nameConnectionFailure(error, '08006');
-      });
-    }
   }
   const query = function (this: PoolClient, ...args: unknown[]) {
     const first = args[0];
@@ -102,6 +95,14 @@ export function connectDatabase(databaseUrl: string, options: ConnectOptions = {
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    // Attached before pg-pool lends the client out, so an error is named before pg-pool hands the
+    // same object to a pool.query caller.
+    client.on('error', (error) => {
+      (client as unknown as { lost: boolean }).lost = true;
+      nameConnectionFailure(error, '08006');
+    });
+  });
   nameFailedConnects(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
