@@ -3,6 +3,8 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import type { Config } from '../src/config';
+import type { DatabaseAvailability } from '../src/db/availability';
+import { isDatabaseUnavailable } from '../src/errors';
 import { FAN_OUT_TASK } from '../src/modules/events/outbox';
 import { createFanOut } from '../src/modules/webhooks/fan-out';
 import { DELIVER_TASK, SEND_EMAIL_TASK } from '../src/modules/webhooks/queue';
@@ -137,6 +139,8 @@ export async function startWorker(options: {
   prisma: PrismaClient;
   webhooks: WebhookWorkerOptions;
   pollInterval?: number;
+  /** Told of statements that failed because PostgreSQL is away (one warning per outage). */
+  availability?: DatabaseAvailability;
 }): Promise<Runner> {
   const tasks = processTasks({ ...options, webhooks: { ...options.webhooks, pool: options.pgPool } });
   const logger = options.logger.child({ role: 'worker' });
@@ -152,7 +156,10 @@ export async function startWorker(options: {
   const sweep = () =>
     runner
       .addJob(SWEEP_TASK, {}, { jobKey: SWEEP_TASK, jobKeyMode: 'preserve_run_at', maxAttempts: 1 })
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not queue the webhook sweeper'));
+      .catch((error: unknown) => {
+        if (options.availability && isDatabaseUnavailable(error)) options.availability.report(error);
+        else logger.warn({ err: error }, 'could not queue the webhook sweeper');
+      });
   void sweep();
   const timer = setInterval(sweep, options.webhooks.sweepIntervalMs);
   timer.unref();
@@ -163,4 +170,20 @@ export async function startWorker(options: {
   };
   runner.promise.then(release, release);
   return runner;
+}
+
+/**
+ * graphile-worker (0.17) reports a job done or failed without awaiting the statement (its worker calls
+ * completeJob(job) and drops the promise), so PostgreSQL going away at that moment is an unhandled
+ * rejection, which ends a Node process. Such a rejection goes to `availability` (one warning per outage)
+ * and its job stays locked until the sweeper or graphile-worker hands it on; any other unhandled
+ * rejection still ends the process. Returns the uninstaller.
+ */
+export function surviveLostJobReports(availability: DatabaseAvailability): () => void {
+  const onRejection = (reason: unknown) => {
+    if (!isDatabaseUnavailable(reason)) throw reason;
+    availability.report(reason);
+  };
+  process.on('unhandledRejection', onRejection);
+  return () => process.off('unhandledRejection', onRejection);
 }

@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { PrismaClient } from '../prisma/generated/client/client';
 
 export type Db = PrismaClient;
@@ -21,27 +21,89 @@ interface ConnectOptions {
 const DEFAULT_POOL_SIZE = 10;
 
 /**
+ * pg reports a connection lost mid-query ("Connection terminated unexpectedly", "… not queryable") or
+ * while being opened as a plain Error without a code. Such an error is given the SQLSTATE of its kind
+ * (08006 connection_failure, 08001 unable to connect), judged by where it happened — a client whose
+ * connection failed, a connect — never by its text, so `isDatabaseUnavailable` (src/errors.ts) knows it.
+ * An error that has a code keeps it.
+ */
+function nameConnectionFailure(error: unknown, code: '08001' | '08006'): unknown {
+  if (error instanceof Error && (error as { code?: unknown }).code === undefined)
+    Object.assign(error, { code });
+  return error;
+}
+
+/**
  * A process that runs the worker holds at least one connection per concurrent job, as
  * graphile-worker asks (it warns at start-up otherwise).
  */
 export const workerPoolSize = (concurrency: number) => Math.max(DEFAULT_POOL_SIZE, concurrency);
 
+/**
+ * The pool's client class: pg's Client, whose failures on a lost connection are named (see
+ * nameConnectionFailure) and whose statements `onQuery` sees. It calls pg's own query method as it is
+ * at call time, so whatever wraps that method (a test counting statements) still sees every one.
+ */
+function poolClient(onQuery: ((sql: string) => void) | undefined): typeof Client {
+  class PoolClient extends Client {
+    /** Set by the pool's `connect` listener (connectDatabase) when the connection fails. */
+    lost = false;
+  }
+  const query = function (this: PoolClient, ...args: unknown[]) {
+    const first = args[0];
+    onQuery?.(typeof first === 'string' ? first : String((first as { text?: string })?.text ?? ''));
+    const send = () => (Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
+    // pg fails the queries of a lost connection on the next tick, after the client's 'error' event.
+    const named = (error: unknown) => (this.lost ? nameConnectionFailure(error, '08006') : error);
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (error: unknown, result: unknown) => callback(error ? named(error) : error, result);
+      return send();
+    }
+    const result = send();
+    return result instanceof Promise
+      ? result.catch((error: unknown) => {
+          throw named(error);
+        })
+      : result;
+  };
+  (PoolClient.prototype as { query: unknown }).query = query;
+  return PoolClient;
+}
+
+/** Errors opening a pooled connection (both of pg-pool's call styles) are connection failures. */
+function nameFailedConnects(pool: Pool): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as { connect: unknown }).connect = (callback?: (error: unknown, ...rest: unknown[]) => void) => {
+    if (callback) {
+      return connect((error: unknown, ...rest: unknown[]) =>
+        callback(nameConnectionFailure(error, '08001'), ...rest),
+      );
+    }
+    return (connect() as Promise<unknown>).catch((error: unknown) => {
+      throw nameConnectionFailure(error, '08001');
+    });
+  };
+}
+
 export function connectDatabase(databaseUrl: string, options: ConnectOptions = {}): Database {
-  const pool = new Pool({ connectionString: databaseUrl, max: options.max ?? DEFAULT_POOL_SIZE });
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? DEFAULT_POOL_SIZE,
+    Client: poolClient(options.onQuery),
+  });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
-    client.on('error', () => {});
-    const onQuery = options.onQuery;
-    if (onQuery) {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
-        const first = args[0];
-        onQuery(typeof first === 'string' ? first : String((first as { text?: string })?.text ?? ''));
-        return query(...args);
-      };
-    }
+    // Attached before pg-pool lends the client out, so an error is named before pg-pool hands the
+    // same object to a pool.query caller.
+    client.on('error', (error) => {
+      (client as unknown as { lost: boolean }).lost = true;
+      nameConnectionFailure(error, '08006');
+    });
   });
+  nameFailedConnects(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,

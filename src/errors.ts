@@ -26,6 +26,9 @@ export const errorStatus = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  API_KEY_STATE_CONFLICT: 409,
+  WEBHOOK_ENDPOINT_STATE_CONFLICT: 409,
+  STAFF_STATE_CONFLICT: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   WEBHOOK_ENDPOINT_LIMIT_REACHED: 409,
   ORDER_NOT_CANCELLABLE: 409,
@@ -84,8 +87,22 @@ export function toGraphQLError(error: AppError, extra: Record<string, unknown> =
       status: error.status,
       ...(error.details ? { details: error.details } : {}),
       ...extra,
+      ...withRetryAfter(error, extra.http),
     },
   });
+}
+
+/** An error that knows when to come back (an unreachable database) says so in the HTTP answer yoga sends. */
+function withRetryAfter(error: AppError, http: unknown): { http?: Record<string, unknown> } {
+  const retryAfter = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
+  if (retryAfter === undefined || typeof http !== 'object' || http === null) return {};
+  const headers = (http as { headers?: Record<string, string> }).headers;
+  return {
+    http: {
+      ...(http as Record<string, unknown>),
+      headers: { ...headers, 'Retry-After': String(retryAfter) },
+    },
+  };
 }
 
 /** The REST error envelope (DESIGN §3 Envelopes). */
@@ -103,6 +120,34 @@ export function errorEnvelope(error: AppError, requestId: string) {
 export const internalError = () => new AppError('INTERNAL_ERROR', 'Internal server error');
 
 /**
+ * 409 for a state change asked of a resource no longer in a state it applies to (another request won
+ * the race, or it was never so): `details` names the current state, e.g. `[{ path: 'status', message:
+ * 'revoked' }]`, which reads "status: revoked".
+ */
+export function stateConflict(
+  code: ErrorCode,
+  message: string,
+  current: Record<string, string | number | boolean | null>,
+): AppError {
+  return new AppError(
+    code,
+    message,
+    Object.entries(current).map(([path, value]) => ({ path, message: String(value) })),
+  );
+}
+
+/** Seconds a client is asked to wait (Retry-After) while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** 503 while PostgreSQL is unreachable; `retryAfterSeconds` becomes the Retry-After header. */
+export class ServiceUnavailableError extends AppError {
+  readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
+  constructor() {
+    super('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly');
+  }
+}
+
+/**
  * The one classification of any error that reaches a front door: an AppError (possibly wrapped by
  * graphql-js), a GraphQL request error (parse, validation, variable coercion → VALIDATION_ERROR),
  * or anything else, which is unexpected and must be masked.
@@ -112,6 +157,7 @@ export function classifyError(error: unknown): { appError: AppError; unexpected:
   // Unwrap graphql-js's wrappers down to what was thrown.
   while (current instanceof GraphQLError && current.originalError) current = current.originalError;
   if (current instanceof AppError) return { appError: current, unexpected: false };
+  if (isDatabaseUnavailable(current)) return { appError: new ServiceUnavailableError(), unexpected: false };
   if (isUniqueViolation(current)) {
     return {
       appError: new AppError('CONFLICT', 'A record with the same unique value already exists'),
@@ -148,3 +194,55 @@ function isUniqueViolation(error: unknown): boolean {
   const candidate = error as { name?: unknown; code?: unknown } | null;
   return candidate?.name === 'PrismaClientKnownRequestError' && candidate.code === 'P2002';
 }
+
+/**
+ * Whether an error means PostgreSQL cannot be reached or is not accepting work (stopped, restarting,
+ * out of connections), judged by codes only: socket errors of pg, SQLSTATE class 08 (connection
+ * exception), 57P01–57P03 (shutdown, crash, starting up), 53300 (too many connections), Prisma's
+ * connection error codes and its PostgreSQL adapter's error kinds, anywhere in the cause chain.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== 'object' || depth > 5) return false;
+  const candidate = error as {
+    code?: unknown;
+    errorCode?: unknown;
+    syscall?: unknown;
+    kind?: unknown;
+    originalCode?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: { cause?: unknown } };
+  };
+  const code = typeof candidate.code === 'string' ? candidate.code : undefined;
+  if (code && typeof candidate.syscall === 'string' && SOCKET_ERRORS.has(code)) return true;
+  if (code && (/^08[0-9A-Z]{3}$/.test(code) || UNAVAILABLE_SQLSTATES.has(code))) return true;
+  for (const prismaCode of [candidate.code, candidate.errorCode]) {
+    if (typeof prismaCode === 'string' && PRISMA_UNAVAILABLE.has(prismaCode)) return true;
+  }
+  if (typeof candidate.kind === 'string' && ADAPTER_UNAVAILABLE.has(candidate.kind)) return true;
+  if (typeof candidate.originalCode === 'string' && isDatabaseUnavailable({ code: candidate.originalCode }))
+    return true;
+  return (
+    isDatabaseUnavailable(candidate.meta?.driverAdapterError?.cause, depth + 1) ||
+    isDatabaseUnavailable(candidate.cause, depth + 1)
+  );
+}
+
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** P1001 can't reach, P1002 timed out, P1017 server closed the connection, P2024 pool timeout. */
+const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+const ADAPTER_UNAVAILABLE = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);

@@ -1,11 +1,12 @@
 import type { Server } from 'node:http';
 import type { Runner } from 'graphile-worker';
 import type { Redis } from 'ioredis';
-import { startWorker, webhookWorkerOptions } from '../jobs/worker';
+import { startWorker, surviveLostJobReports, webhookWorkerOptions } from '../jobs/worker';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from './app';
 import { type Config, ConfigError, loadConfig } from './config';
 import { connectDatabase, type Database, workerPoolSize } from './db';
+import { watchAvailability } from './db/availability';
 import { startEmbeddedPostgres } from './db/embedded';
 import { migrate } from './db/migrate';
 import { listen } from './http/server';
@@ -49,6 +50,8 @@ async function main() {
     max: role === 'api' ? undefined : workerPoolSize(config.workerConcurrency),
   });
   stops.unshift(() => db.close());
+  const availability = watchAvailability(db.pool, logger);
+  stops.unshift(async () => availability.stop());
   if (role === 'all' && (!config.databaseUrl || config.seedDemo)) await seedOnFirstBoot(db, config);
 
   let redis: Redis | null = null;
@@ -85,6 +88,7 @@ async function main() {
   }
   let worker: Runner | undefined;
   if (role !== 'api') {
+    surviveLostJobReports(availability);
     worker = await startWorker({
       pgPool: db.pool,
       logger,
@@ -92,6 +96,7 @@ async function main() {
       usageMeter: runtime.usage,
       prisma: db.prisma,
       webhooks: webhookWorkerOptions(config, logger),
+      availability,
     });
     logger.info('worker running (concurrency %d)', config.workerConcurrency);
   }

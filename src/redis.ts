@@ -32,6 +32,42 @@ export function connectRedis(
 }
 
 /**
+ * The connection's first connection: `settled` once it was first ready or its first attempt failed
+ * (Redis is down: callers' per-process fallback takes over, as in any outage). Until then a request
+ * is better off waiting for Redis, up to `timeoutMs`, than being counted in this process alone, which
+ * Redis would never see.
+ */
+export function firstConnection(redis: Redis): {
+  readonly settled: boolean;
+  wait(timeoutMs: number): Promise<void>;
+} {
+  let settled = redis.status === 'ready';
+  const done = settled
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => {
+        const settle = () => {
+          settled = true;
+          redis.off('ready', settle).off('error', settle).off('end', settle);
+          resolve();
+        };
+        redis.once('ready', settle).once('error', settle).once('end', settle);
+      });
+  return {
+    get settled() {
+      return settled;
+    },
+    wait: (timeoutMs) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        void done.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}
+
+/**
  * For commands sent once per request: call it before sending. The connection's socket then holds
  * its writes (cork) until the current turn of the event loop ends (setImmediate) and sends them
  * together, so the requests read in one turn reach Redis in one write instead of one write each

@@ -13,7 +13,7 @@ export const makeFanOutEvent =
     const { eventId } = payload as { eventId: string };
     const { lease, deliveries } = await deps.fanOut(eventId);
     const outcomes = await Promise.allSettled(
-      deliveries.map((delivery) => sendAndRecord(deps, delivery, lease.token)),
+      deliveries.map((delivery) => sendAndRecord(deps, delivery, lease)),
     );
     helpers.logger.debug(`event ${eventId}: ${deliveries.length} deliveries`);
     // A delivery whose outcome could not be recorded keeps its lease and the sweeper retakes it;

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { PrismaClient } from '../../prisma/generated/client/client';
 import { FAN_OUT_TASK } from '../../src/modules/events/outbox';
-import { enqueueDeliveries } from '../../src/modules/webhooks/queue';
+import { DELIVER_TASK, enqueueDeliveries } from '../../src/modules/webhooks/queue';
 
 export const SWEEP_TASK = 'sweep_webhook_deliveries';
 
@@ -10,7 +10,9 @@ export const SWEEP_TASK = 'sweep_webhook_deliveries';
  * for 4 hours; here, every WEBHOOK_SWEEP_INTERVAL_MS:
  * - a delivery whose lease expired (its worker died mid-attempt) gets its lease cleared and a new job
  *   (add_job detaches the dead worker's locked job and marks it used up, so it never runs again);
- * - a fan-out job locked for longer than a lease gets the same treatment (fan-out is idempotent).
+ * - a fan-out job locked for longer than a lease gets the same treatment (fan-out is idempotent);
+ * - so does a delivery job locked for longer than a lease: its worker died, or PostgreSQL went away as
+ *   the worker reported the job done or failed (a claim that finds the delivery finished does nothing).
  * A delivery is attempted again within lease + interval + queue latency.
  */
 export const makeSweepWebhookDeliveries =
@@ -36,9 +38,15 @@ export const makeSweepWebhookDeliveries =
         FROM graphile_worker.jobs
        WHERE task_identifier = ${FAN_OUT_TASK} AND key IS NOT NULL
          AND locked_at < now() - make_interval(secs => ${deps.leaseSeconds})`;
-    if (recovered > 0 || fanOuts > 0) {
+    const attempts = await deps.prisma.$executeRaw`
+      SELECT graphile_worker.add_job(${DELIVER_TASK}, json_build_object('deliveryId', key), job_key := key,
+                                     max_attempts := 10)
+        FROM graphile_worker.jobs
+       WHERE task_identifier = ${DELIVER_TASK} AND key IS NOT NULL
+         AND locked_at < now() - make_interval(secs => ${deps.leaseSeconds})`;
+    if (recovered > 0 || fanOuts > 0 || attempts > 0) {
       helpers.logger.warn(
-        `took over ${recovered} deliveries and ${fanOuts} fan-outs of workers that stopped`,
+        `took over ${recovered} deliveries, ${fanOuts} fan-outs and ${attempts} attempt jobs left by workers that stopped or lost their database`,
       );
     }
   };

@@ -6,7 +6,7 @@ import { MemorySlidingWindow } from '../ratelimit/memory-window';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
 import { type DataVersions, VERSION_TTL_SECONDS, versionToken } from '../read-cache/data-version';
-import { writesPerTurn } from '../redis';
+import { firstConnection, writesPerTurn } from '../redis';
 import type { UsageMeter } from '../usage/meter';
 import { type MeteredKey, utcDay } from '../usage/pending';
 import { TOTAL_TTL_SECONDS } from '../usage/redis-usage';
@@ -39,6 +39,9 @@ export interface Admission {
     options?: { withDataVersion?: boolean },
   ): Promise<Omit<AdmissionResult, 'usage'>>;
 }
+
+/** Longest wait for the first connection: the connection's own connect timeout (1 s) and its ready check. */
+const FIRST_CONNECTION_WAIT_MS = 2000;
 
 const processTag = randomBytes(6).toString('hex');
 let sequence = 0;
@@ -74,6 +77,9 @@ export function createAdmission(options: {
   const sessionMemory = new MemorySlidingWindow(sessionWindow);
   const sessionScript = redis ? defineScript(redis, 'commerceSessionAdmission', sessionAdmissionLua) : null;
   const holdWrites = redis ? writesPerTurn(redis) : () => {};
+  // A request (key or session) that arrives before Redis's first connection (the process just
+  // started) waits for it, so it is counted where every process counts, not in this one's memory alone.
+  const connecting = redis ? firstConnection(redis) : null;
   const guard = new RedisGuard(options.logger.child({ component: 'admission' }), 'rate limit and usage', {
     timeoutMs: options.redisTimeoutMs ?? 100,
     retryMs: 1000,
@@ -91,6 +97,7 @@ export function createAdmission(options: {
     call: { keys: string[]; args: (string | number)[]; storeId: string; withDataVersion: boolean },
   ) => {
     if (!run) return undefined;
+    if (connecting && !connecting.settled) await connecting.wait(FIRST_CONNECTION_WAIT_MS);
     const nowMs = now.getTime();
     const keys = [...call.keys];
     const args = call.args;

@@ -2,7 +2,11 @@ import { Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../../prisma/generated/client/client';
 
-/** /healthz: the process is up. /readyz: PostgreSQL and (when configured) Redis answer. */
+/**
+ * /healthz: the process is up. /readyz: whether to send it traffic — 503 while PostgreSQL does not
+ * answer (every request would be a 503); 200 `degraded` while only Redis does not, since requests go
+ * on with per-process limits (a readiness check failing on Redis would take every process out at once).
+ */
 export function healthRouter(deps: { prisma: PrismaClient; redis: Redis | null }): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
@@ -20,10 +24,8 @@ export function healthRouter(deps: { prisma: PrismaClient; redis: Redis | null }
       () => 'ok',
       () => 'unreachable',
     );
-    const ready = postgres === 'ok' && redis !== 'unreachable';
-    res
-      .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'not ready', checks: { postgres, redis } });
+    const status = postgres !== 'ok' ? 'not ready' : redis === 'unreachable' ? 'degraded' : 'ready';
+    res.status(status === 'not ready' ? 503 : 200).json({ status, checks: { postgres, redis } });
   });
   return router;
 }

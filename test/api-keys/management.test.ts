@@ -224,19 +224,51 @@ describe('key lifecycle (spec 3.3)', () => {
     expect((await server.request(path, { key: admin })).status).toBe(404);
   });
 
-  it('a revoked key cannot be rotated or re-activated (409 CONFLICT)', async () => {
+  it('a revoked key cannot be rotated, re-activated or revoked again (409 API_KEY_STATE_CONFLICT, status: revoked)', async () => {
     const { body } = await createKey();
     await server.request(`/api/v1/api-key/${body.data.keyId}/revoke`, { method: 'POST', key: admin });
     const rotate = await server.request(`/api/v1/api-key/${body.data.keyId}/rotate`, {
       method: 'POST',
       key: admin,
     });
-    expect(rotate.status).toBe(409);
     const activate = await server.request(
       `/api/v1/api-key/${body.data.keyId}`,
       json({ isActive: true }, admin, 'PATCH'),
     );
-    expect(activate.status).toBe(409);
+    const again = await server.request(`/api/v1/api-key/${body.data.keyId}/revoke`, {
+      method: 'POST',
+      key: admin,
+    });
+    for (const [res, message] of [
+      [rotate, 'A revoked key cannot be rotated'],
+      [activate, 'A revoked key cannot be activated or deactivated'],
+      [again, 'The API key is already revoked'],
+    ] as const) {
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual(
+        expect.objectContaining({
+          code: 'API_KEY_STATE_CONFLICT',
+          message,
+          details: [{ path: 'status', message: 'revoked' }],
+        }),
+      );
+    }
+  });
+
+  it('asking for the activity a key already has is 409 naming its status', async () => {
+    const { body } = await createKey();
+    const res = await server.request(
+      `/api/v1/api-key/${body.data.keyId}`,
+      json({ isActive: true }, admin, 'PATCH'),
+    );
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual(
+      expect.objectContaining({
+        code: 'API_KEY_STATE_CONFLICT',
+        message: 'The API key is already active',
+        details: [{ path: 'status', message: 'active' }],
+      }),
+    );
   });
 
   it('grace periods outside 0…604800 are 400', async () => {

@@ -115,6 +115,14 @@ describe('concurrent orders', () => {
     );
     const statuses = responses.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    for (const refused of responses.filter((res) => res.status === 409)) {
+      expect(await refused.json()).toEqual(
+        expect.objectContaining({
+          code: 'ORDER_NOT_CANCELLABLE',
+          details: [{ path: 'status', message: 'cancelled' }],
+        }),
+      );
+    }
     expect(await stockOf(server, product.id)).toBe(10);
     expect(
       (await server.prisma.coupon.findFirstOrThrow({ where: { storeId: shop.id, code: 'ONCE' } }))
@@ -124,6 +132,30 @@ describe('concurrent orders', () => {
       (e) => (e.data as { object: { id: string } }).object.id === order.id,
     );
     expect(cancelled).toHaveLength(1);
+  });
+
+  it('8 concurrent pays of one order: one wins, the others are 409 ORDER_NOT_PAYABLE naming status paid', async () => {
+    const product = await makeProduct(server, shop.id, { stock: 10 });
+    const order = await api.place({
+      email: 'payer@example.test',
+      items: [{ productId: product.id, quantity: 1 }],
+    });
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => api.send('POST', `/order/vendor/pay/${order.id}`)),
+    );
+    expect(responses.map((res) => res.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    for (const refused of responses.filter((res) => res.status === 409)) {
+      expect(await refused.json()).toEqual(
+        expect.objectContaining({
+          code: 'ORDER_NOT_PAYABLE',
+          details: [{ path: 'status', message: 'paid' }],
+        }),
+      );
+    }
+    const paid = (await eventsFor(server, shop.id, 'order.paid')).filter(
+      (e) => (e.data as { object: { id: string } }).object.id === order.id,
+    );
+    expect(paid).toHaveLength(1);
   });
 
   it('a pay racing a cancel ends consistently, whichever runs first', async () => {

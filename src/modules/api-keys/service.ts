@@ -5,7 +5,7 @@ import { holdsPair, refusal } from '../../auth/principal';
 import { type ScopeObject, toScopePairs } from '../../auth/scopes';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
-import { AppError, notFound } from '../../errors';
+import { AppError, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
@@ -50,30 +50,63 @@ async function findKey(ctx: Context, keyId: string, storeId: string) {
   return key;
 }
 
+/** What a state change asks of the key as it is when the change is written, and what it says otherwise. */
+interface Expectation {
+  status: Prisma.ApiKeyWhereInput['status'];
+  refusal: (current: ApiKeyStatus) => string;
+}
+
 /**
- * Writes a change to a key (and what `alsoInTx` adds) with its audit entry in one transaction, then
- * tells every API process to drop the key from its verified-key cache.
+ * Writes a change to a key as one conditional statement (`WHERE status …` when `expected` is given),
+ * then what `alsoInTx` adds and the audit entry, in one transaction, then tells every API process to
+ * drop the key from its verified-key cache. Of concurrent changes the first to be written wins; one
+ * the key no longer allows is 409 API_KEY_STATE_CONFLICT naming the status it has now.
  */
 async function changeKey(
   ctx: Context,
+  storeId: string,
   keyId: string,
-  data: Prisma.ApiKeyUpdateInput,
+  data: Prisma.ApiKeyUpdateManyMutationInput,
   audit: { action: string; details: Prisma.InputJsonValue },
+  expected?: Expectation,
   alsoInTx?: (tx: Tx) => Promise<void>,
 ) {
   const key = await ctx.prisma.$transaction(async (tx) => {
+    const where = { id: keyId, storeId, ...(expected ? { status: expected.status } : {}) };
+    const { count } = await tx.apiKey.updateMany({ where, data });
+    if (count === 0) {
+      const current = await tx.apiKey.findFirst({ where: { id: keyId, storeId }, select: { status: true } });
+      if (!current) throw notFound('API key');
+      throw stateConflict('API_KEY_STATE_CONFLICT', expected?.refusal(current.status) ?? 'Conflict', {
+        status: current.status,
+      });
+    }
+    // The update holds the key's row lock from here to the commit.
     await alsoInTx?.(tx);
-    const updated = await tx.apiKey.update({ where: { id: keyId }, data });
     await recordAudit(tx, ctx, {
       action: audit.action,
       targetType: 'api_key',
       targetId: keyId,
       details: audit.details,
     });
-    return updated;
+    return tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
   });
   await ctx.invalidateAuth({ keyId });
   return key;
+}
+
+const notRevoked = (refusal: string): Expectation => ({ status: { not: 'revoked' }, refusal: () => refusal });
+
+/** Activation moves an inactive key to active, deactivation an active one to inactive; nothing else. */
+function activation(isActive: boolean): Expectation {
+  const from: ApiKeyStatus = isActive ? 'inactive' : 'active';
+  return {
+    status: from,
+    refusal: (current) =>
+      current === 'revoked'
+        ? 'A revoked key cannot be activated or deactivated'
+        : `The API key is already ${current}`,
+  };
 }
 
 export interface ApiKeyFilter {
@@ -128,36 +161,37 @@ export async function updateApiKey(ctx: Context, keyId: string, input: unknown) 
   const storeId = assertApiAccess(ctx);
   const fields = parseInput(apiKeyUpdateInput(ctx.now()), input, 'input');
   assertMayGrant(ctx, fields.scopes);
-  const existing = await findKey(ctx, keyId, storeId);
-  if (existing.status === 'revoked' && fields.isActive !== undefined) {
-    throw new AppError('CONFLICT', 'A revoked key cannot be activated or deactivated');
-  }
-  const data: Prisma.ApiKeyUpdateInput = {
+  const data: Prisma.ApiKeyUpdateManyMutationInput = {
     ...(fields.keyName !== undefined ? { keyName: fields.keyName } : {}),
     ...(fields.scopes !== undefined ? { scopes: toScopePairs(fields.scopes) } : {}),
     ...(fields.ipAllowlist !== undefined ? { ipAllowlist: fields.ipAllowlist ?? [] } : {}),
     ...(fields.expiresAt !== undefined ? { expiresAt: fields.expiresAt } : {}),
     ...(fields.usageLimit !== undefined ? { usageLimit: fields.usageLimit } : {}),
     ...(fields.isActive !== undefined ? { status: fields.isActive ? 'active' : 'inactive' } : {}),
+    updatedAt: ctx.now(),
   };
-  return changeKey(ctx, keyId, data, {
-    action: 'api_key.updated',
-    details: { changed: Object.keys(fields) },
-  });
+  return changeKey(
+    ctx,
+    storeId,
+    keyId,
+    data,
+    { action: 'api_key.updated', details: { changed: Object.keys(fields) } },
+    fields.isActive !== undefined ? activation(fields.isActive) : undefined,
+  );
 }
 
 /** Revocation holds at once, or when the grace period given now ends; then `API_KEY_REVOKED`. */
 export async function revokeApiKey(ctx: Context, keyId: string, input: unknown) {
   const storeId = assertApiAccess(ctx);
   const { gracePeriodSeconds } = parseInput(graceInput(REVOKE_DEFAULT_GRACE_SECONDS), input ?? {}, 'input');
-  const existing = await findKey(ctx, keyId, storeId);
-  if (existing.status === 'revoked') throw new AppError('CONFLICT', 'The API key is already revoked');
   const effectiveAt = new Date(ctx.now().getTime() + gracePeriodSeconds * 1000);
   return changeKey(
     ctx,
+    storeId,
     keyId,
-    { status: 'revoked', revokedAt: effectiveAt },
+    { status: 'revoked', revokedAt: effectiveAt, updatedAt: ctx.now() },
     { action: 'api_key.revoked', details: { gracePeriodSeconds, effectiveAt: effectiveAt.toISOString() } },
+    notRevoked('The API key is already revoked'),
   );
 }
 
@@ -169,19 +203,21 @@ export async function revokeApiKey(ctx: Context, keyId: string, input: unknown) 
 export async function rotateApiKey(ctx: Context, keyId: string, input: unknown) {
   const storeId = assertApiAccess(ctx);
   const { gracePeriodSeconds } = parseInput(graceInput(ROTATE_DEFAULT_GRACE_SECONDS), input ?? {}, 'input');
-  const existing = await findKey(ctx, keyId, storeId);
-  if (existing.status === 'revoked') throw new AppError('CONFLICT', 'A revoked key cannot be rotated');
   const now = ctx.now();
   const graceEndsAt = new Date(now.getTime() + gracePeriodSeconds * 1000);
   const secret = generateApiKeySecret();
+  // Rotations of one key are written one after another (the key's row lock); each keeps its secret
+  // working through the grace its successor gives it.
   const key = await changeKey(
     ctx,
+    storeId,
     keyId,
-    { lastFour: lastFour(secret), rotatedAt: now },
+    { lastFour: lastFour(secret), rotatedAt: now, updatedAt: now },
     {
       action: 'api_key.rotated',
       details: { gracePeriodSeconds, oldSecretValidUntil: graceEndsAt.toISOString() },
     },
+    notRevoked('A revoked key cannot be rotated'),
     async (tx) => {
       await tx.apiKeySecret.updateMany({
         where: { apiKeyId: keyId, graceEndsAt: null },
@@ -199,16 +235,19 @@ export async function rotateApiKey(ctx: Context, keyId: string, input: unknown) 
   return { ...key, secret };
 }
 
+/** One conditional statement: of concurrent deletes one answers 204, the others find no key (404). */
 export async function deleteApiKey(ctx: Context, keyId: string) {
   const storeId = assertApiAccess(ctx);
-  const existing = await findKey(ctx, keyId, storeId);
   await ctx.prisma.$transaction(async (tx) => {
-    await tx.apiKey.delete({ where: { id: existing.id } });
+    const deleted = await tx.$queryRaw<Array<{ keyName: string }>>`
+      DELETE FROM "ApiKey" WHERE id = ${keyId} AND "storeId" = ${storeId} RETURNING "keyName"`;
+    const key = deleted[0];
+    if (!key) throw notFound('API key');
     await recordAudit(tx, ctx, {
       action: 'api_key.deleted',
       targetType: 'api_key',
       targetId: keyId,
-      details: { keyName: existing.keyName },
+      details: { keyName: key.keyName },
     });
   });
   await ctx.invalidateAuth({ keyId });

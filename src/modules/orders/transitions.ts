@@ -1,7 +1,7 @@
 import type { OrderStatus } from '../../../prisma/generated/client/enums';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
-import { AppError, type ErrorCode, notFound } from '../../errors';
+import { AppError, type ErrorCode, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import type { EventType } from '../events/catalog';
 import { emitEvent } from '../events/outbox';
@@ -50,9 +50,9 @@ const transitions = {
 type Transition = (typeof transitions)[keyof typeof transitions];
 
 /**
- * Moves the order with one conditional update (`status IN (allowed)`), so of two concurrent requests
- * exactly one wins; the loser sees the new status and gets the 409. `after` runs in the same
- * transaction, only for the winner.
+ * Moves the order with one conditional update (`status IN (allowed)`), so of concurrent requests
+ * exactly one wins; the others see the new status and get the 409 naming it (`details`: status).
+ * `after` runs in the same transaction, only for the winner.
  */
 async function move(
   ctx: Context,
@@ -77,9 +77,10 @@ async function move(
           select: { number: true, status: true },
         });
         if (!current) throw notFound('Order');
-        throw new AppError(
+        throw stateConflict(
           transition.refusal,
           `Order ${current.number} is ${current.status}; only ${transition.from.join(' or ')} orders can be ${transition.verb}`,
+          { status: current.status },
         );
       }
       const order = await loadOrderForPayload(tx, id);

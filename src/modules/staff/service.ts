@@ -4,7 +4,7 @@ import { hashPassword } from '../../auth/password';
 import { mayManageStaffWithRole, refusal } from '../../auth/principal';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
-import { AppError, notFound } from '../../errors';
+import { AppError, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
 import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
@@ -113,6 +113,17 @@ async function handOverPrimaryOwner(tx: Tx, storeId: string, userId: string, oth
   await tx.store.updateMany({ where: { id: storeId, ownerId: userId }, data: { ownerId: next.id } });
 }
 
+/**
+ * The staff member as they are now, their row locked for the rest of the transaction: changes of one
+ * member happen one after another, each judged on what the one before left.
+ */
+async function lockMember(tx: Tx, storeId: string, id: string): Promise<StaffMember> {
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM "StaffUser" WHERE id = ${id} AND "storeId" = ${storeId} FOR UPDATE`;
+  if (locked.length === 0) throw notFound('Staff member');
+  return tx.staffUser.findUniqueOrThrow({ where: { id }, select: staffSelect });
+}
+
 function revokeSessions(tx: Tx, staffUserId: string, now: Date) {
   return tx.session.updateMany({ where: { staffUserId, revokedAt: null }, data: { revokedAt: now } });
 }
@@ -171,9 +182,14 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
     const deactivated = fields.isActive === false;
     // Owners are locked before the target is read, so the check and the change see the same owners.
     const owners = demoted || deactivated ? await lockOwners(tx, storeId) : [];
-    const existing = await tx.staffUser.findFirst({ where: { id, storeId }, select: staffSelect });
-    if (!existing) throw notFound('Staff member');
+    const existing = await lockMember(tx, storeId, id);
     if (existing.role === 'OWNER') assertMayManage(ctx, 'OWNER', 'change an OWNER');
+    if (fields.isActive !== undefined && fields.isActive === existing.isActive) {
+      const state = existing.isActive ? 'active' : 'inactive';
+      throw stateConflict('STAFF_STATE_CONFLICT', `The staff member is already ${state}`, {
+        isActive: existing.isActive,
+      });
+    }
     if (fields.role !== undefined && fields.role !== existing.role) {
       assertMayManage(ctx, fields.role, `make a staff member ${fields.role}`);
     }
@@ -223,8 +239,7 @@ export async function removeStaff(ctx: Context, id: string) {
   const storeId = storeIdOf(ctx);
   return ctx.prisma.$transaction(async (tx) => {
     const owners = await lockOwners(tx, storeId);
-    const existing = await tx.staffUser.findFirst({ where: { id, storeId }, select: staffSelect });
-    if (!existing) throw notFound('Staff member');
+    const existing = await lockMember(tx, storeId, id);
     if (existing.role === 'OWNER') {
       assertMayManage(ctx, 'OWNER', 'remove an OWNER');
       const others = assertNotLastOwner(owners, id, 'removed');

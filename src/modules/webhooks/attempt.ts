@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
+import { retryWhileUnavailable } from '../../db/availability';
 import type { DeliveryResponse, WebhookHttpClient } from '../../webhooks/http-client';
 import { autoDisableIfFailing } from './auto-disable';
 import { nextRetryAt } from './backoff';
@@ -65,14 +66,14 @@ RETURNING d.id, d.attempt, d.payload, d."eventType", d."endpointId", e.url, e."s
  * duplicate job finds nothing to take and does nothing.
  */
 export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): Promise<AttemptOutcome> {
-  const token = randomUUID();
   const now = deps.now();
+  const lease = { token: randomUUID(), until: new Date(now.getTime() + deps.leaseSeconds * 1000) };
   const claimed = (
     await deps.pool.query<Claimed>(
       CLAIM([
         deliveryId,
-        token,
-        new Date(now.getTime() + deps.leaseSeconds * 1000).toISOString(),
+        lease.token,
+        lease.until.toISOString(),
         // A job may start a moment before this clock reaches nextRetryAt (PostgreSQL judges run_at).
         new Date(now.getTime() + 1000).toISOString(),
         now.toISOString(),
@@ -80,14 +81,20 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
     )
   ).rows[0];
   if (!claimed) return 'skipped';
-  return sendAndRecord(deps, claimed, token);
+  return sendAndRecord(deps, claimed, lease);
 }
 
-/** POSTs a delivery whose lease is held under `token`, then records the outcome (see record()). */
+/** The hold an attempt has on its delivery: nothing is recorded under a token no longer the delivery's. */
+export interface Lease {
+  token: string;
+  until: Date;
+}
+
+/** POSTs a delivery whose lease is held under `lease.token`, then records the outcome (see record()). */
 export async function sendAndRecord(
   deps: DeliveryDeps,
   claimed: Claimed,
-  token: string,
+  lease: Lease,
 ): Promise<AttemptOutcome> {
   const secret = deps.secrets.open(claimed.secretCiphertext, claimed.endpointId);
   const response = await deps.httpClient.post({
@@ -102,7 +109,10 @@ export async function sendAndRecord(
     body: claimed.payload,
     timeoutMs: deps.timeoutMs,
   });
-  return record(deps, claimed, token, response);
+  // The receiver has it: should PostgreSQL be away now, the outcome waits for it while the lease holds,
+  // since a lease left to expire means the sweeper sends the delivery again.
+  const leaseLeftMs = lease.until.getTime() - deps.now().getTime();
+  return retryWhileUnavailable(() => record(deps, claimed, lease.token, response), leaseLeftMs);
 }
 
 async function record(

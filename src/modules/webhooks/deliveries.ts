@@ -1,10 +1,10 @@
 import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
 import type { Context } from '../../context';
-import { AppError, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import { emitEvent } from '../events/outbox';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { enqueueDeliveries } from './queue';
-import { assertWebhookAccess, findEndpoint } from './service';
+import { assertWebhookAccess, endpointStateConflict, findEndpoint, lockEndpoint } from './service';
 
 export const deliverySortFields = ['createdAt', 'updatedAt'] as const;
 export type DeliverySortField = (typeof deliverySortFields)[number];
@@ -35,15 +35,17 @@ export async function getDelivery(ctx: Context, id: string) {
 
 /**
  * Spec 3.1: every exhausted delivery of the endpoint goes back into the normal pipeline with fresh
- * retries (8 attempts again; attempt records keep counting). The endpoint must be active.
+ * retries (8 attempts again; attempt records keep counting). The endpoint must be active; its row is
+ * locked meanwhile, so a deactivation waits. Of concurrent replays the first re-queues the deliveries
+ * (one conditional statement, `WHERE status = 'exhausted'`) and the others find none: `{ replayed: 0 }`.
  */
 export async function replayExhausted(ctx: Context, endpointId: string): Promise<{ replayed: number }> {
   const storeId = assertWebhookAccess(ctx);
   return ctx.prisma.$transaction(async (tx) => {
-    const endpoint = await findEndpoint(ctx, endpointId, storeId, tx);
+    const endpoint = await lockEndpoint(tx, endpointId, storeId);
     if (!endpoint.isActive) {
-      throw new AppError(
-        'CONFLICT',
+      throw endpointStateConflict(
+        endpoint,
         'The endpoint is inactive: activate it (isActive: true) before replaying',
       );
     }
@@ -66,8 +68,8 @@ export async function replayExhausted(ctx: Context, endpointId: string): Promise
 export async function testEndpoint(ctx: Context, endpointId: string): Promise<{ eventId: string }> {
   const storeId = assertWebhookAccess(ctx);
   return ctx.prisma.$transaction(async (tx) => {
-    const endpoint = await findEndpoint(ctx, endpointId, storeId, tx);
-    if (!endpoint.isActive) throw new AppError('CONFLICT', 'The endpoint is inactive');
+    const endpoint = await lockEndpoint(tx, endpointId, storeId);
+    if (!endpoint.isActive) throw endpointStateConflict(endpoint, 'The endpoint is inactive');
     const eventId = await emitEvent(tx, {
       storeId,
       type: 'webhook.test',

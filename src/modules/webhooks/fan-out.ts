@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Claimed } from './attempt';
+import type { Claimed, Lease } from './attempt';
 import { coalesce } from './coalesce';
 import { ENVELOPE_SQL } from './envelope';
 import { ASYNC_COMMIT_SQL, prepared, type Queryable } from './queryable';
@@ -40,11 +40,6 @@ SELECT created.id, created.attempt, created.payload, created."eventType", create
        target.url, target."secretCiphertext"
   FROM created JOIN target ON target.id = created.id CROSS JOIN (${ASYNC_COMMIT_SQL}) AS async_commit`,
 );
-
-interface Lease {
-  token: string;
-  until: Date;
-}
 
 /** Creates the events' deliveries, leased under `lease.token` until `lease.until`, and returns them. */
 export async function fanOutEvents(

@@ -1,7 +1,7 @@
 import type { Prisma, WebhookEndpoint } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
-import { AppError, notFound } from '../../errors';
+import { AppError, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import { assertWebhookUrl } from '../../webhooks/url-policy';
 import { recordAudit } from '../audit/service';
@@ -57,6 +57,29 @@ export async function findEndpoint(
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id, storeId } });
   if (!endpoint) throw notFound('Webhook endpoint');
   return endpoint;
+}
+
+/**
+ * Locks the endpoint's row for the rest of the transaction (activation changes wait for it) and
+ * returns it as it is now.
+ */
+export async function lockEndpoint(tx: Tx, id: string, storeId: string) {
+  const rows = await tx.$queryRaw<Array<Pick<WebhookEndpoint, 'id' | 'isActive' | 'disabledReason'>>>`
+    SELECT id, "isActive", "disabledReason" FROM "WebhookEndpoint" WHERE id = ${id} AND "storeId" = ${storeId} FOR UPDATE`;
+  const endpoint = rows[0];
+  if (!endpoint) throw notFound('Webhook endpoint');
+  return endpoint;
+}
+
+/** 409 naming the endpoint's activity now (and why it is off, when it is). */
+export function endpointStateConflict(
+  endpoint: Pick<WebhookEndpoint, 'isActive' | 'disabledReason'>,
+  message: string,
+) {
+  return stateConflict('WEBHOOK_ENDPOINT_STATE_CONFLICT', message, {
+    isActive: endpoint.isActive,
+    ...(endpoint.isActive ? {} : { disabledReason: endpoint.disabledReason }),
+  });
 }
 
 export async function listEndpoints(ctx: Context, args: PageArgs<EndpointSortField>) {
@@ -122,29 +145,38 @@ export async function createEndpoint(
 
 /**
  * Deactivating stops delivery (attempts due meanwhile wait); re-activating starts a new auto-disable
- * window and re-queues the deliveries that were waiting. Exhausted ones wait for a replay.
+ * window and re-queues the deliveries that were waiting. Exhausted ones wait for a replay. Both are
+ * one conditional statement (`WHERE "isActive" = <the other>`), so of concurrent requests one wins and
+ * the others are 409 WEBHOOK_ENDPOINT_STATE_CONFLICT naming the endpoint's `isActive` now.
  */
 export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
   const storeId = assertWebhookAccess(ctx);
   const fields = parseInput(endpointUpdateInput, input, 'input');
   if (fields.url !== undefined) await checkUrl(ctx, fields.url);
   const now = ctx.now();
+  const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
+    ...(fields.url !== undefined ? { url: fields.url } : {}),
+    ...(fields.events !== undefined ? { events: fields.events } : {}),
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+    ...(fields.metadata !== undefined ? { metadata: fields.metadata ?? {} } : {}),
+    ...(fields.isActive === true
+      ? { isActive: true, reactivatedAt: now, disabledAt: null, disabledReason: null }
+      : fields.isActive === false
+        ? { isActive: false, disabledAt: now, disabledReason: 'Deactivated by the store' }
+        : {}),
+    updatedAt: now,
+  };
   return ctx.prisma.$transaction(async (tx) => {
-    const existing = await findEndpoint(ctx, id, storeId, tx);
-    const data: Prisma.WebhookEndpointUpdateInput = {
-      ...(fields.url !== undefined ? { url: fields.url } : {}),
-      ...(fields.events !== undefined ? { events: fields.events } : {}),
-      ...(fields.description !== undefined ? { description: fields.description } : {}),
-      ...(fields.metadata !== undefined ? { metadata: fields.metadata ?? {} } : {}),
-      updatedAt: now,
-    };
-    if (fields.isActive === true && !existing.isActive) {
-      Object.assign(data, { isActive: true, reactivatedAt: now, disabledAt: null, disabledReason: null });
-    } else if (fields.isActive === false && existing.isActive) {
-      Object.assign(data, { isActive: false, disabledAt: now, disabledReason: 'Deactivated by the store' });
+    const expected = fields.isActive === undefined ? {} : { isActive: !fields.isActive };
+    const { count } = await tx.webhookEndpoint.updateMany({ where: { id, storeId, ...expected }, data });
+    if (count === 0) {
+      const current = await findEndpoint(ctx, id, storeId, tx);
+      throw endpointStateConflict(
+        current,
+        `The webhook endpoint is already ${current.isActive ? 'active' : 'inactive'}`,
+      );
     }
-    const endpoint = await tx.webhookEndpoint.update({ where: { id }, data });
-    if (data.reactivatedAt) {
+    if (fields.isActive === true) {
       // Waiting deliveries are due now; one an attempt still holds (a live lease) is left to it.
       const waiting = {
         endpointId: id,
@@ -167,15 +199,16 @@ export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
       targetId: id,
       details: { changed: Object.keys(fields) },
     });
-    return endpoint;
+    return tx.webhookEndpoint.findUniqueOrThrow({ where: { id } });
   });
 }
 
+/** One statement: of concurrent deletes one answers 204, the others find no endpoint (404). */
 export async function deleteEndpoint(ctx: Context, id: string) {
   const storeId = assertWebhookAccess(ctx);
   return ctx.prisma.$transaction(async (tx) => {
-    await findEndpoint(ctx, id, storeId, tx);
-    await tx.webhookEndpoint.delete({ where: { id } });
+    const { count } = await tx.webhookEndpoint.deleteMany({ where: { id, storeId } });
+    if (count === 0) throw notFound('Webhook endpoint');
     await recordAudit(tx, ctx, {
       action: 'webhook_endpoint.deleted',
       targetType: 'webhook_endpoint',
@@ -185,22 +218,25 @@ export async function deleteEndpoint(ctx: Context, id: string) {
   });
 }
 
-/** A new secret, returned this once; the old one signs nothing more from this moment. */
+/**
+ * A new secret, returned this once; the old one signs nothing more from this moment. One statement:
+ * concurrent rotations are written one after another, so only the last one's secret signs.
+ */
 export async function rotateEndpointSecret(ctx: Context, id: string) {
   const storeId = assertWebhookAccess(ctx);
   const secret = generateWebhookSecret();
   const endpoint = await ctx.prisma.$transaction(async (tx) => {
-    await findEndpoint(ctx, id, storeId, tx);
-    const updated = await tx.webhookEndpoint.update({
-      where: { id },
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id, storeId },
       data: { secretCiphertext: webhookServices(ctx).secrets.seal(secret, id), updatedAt: ctx.now() },
     });
+    if (count === 0) throw notFound('Webhook endpoint');
     await recordAudit(tx, ctx, {
       action: 'webhook_endpoint.secret_rotated',
       targetType: 'webhook_endpoint',
       targetId: id,
     });
-    return updated;
+    return tx.webhookEndpoint.findUniqueOrThrow({ where: { id } });
   });
   return { ...endpoint, secret };
 }
