@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
+import type { Plan } from '../prisma/generated/client/enums';
 import type { AuthTarget } from './auth/invalidation';
-import type { Principal } from './auth/principal';
-import type { SessionCookie } from './auth/session-cookie';
+import { type Principal, systemPrincipal } from './auth/principal';
+import { noSessionCookie, type SessionCookie } from './auth/session-cookie';
 import { AppError } from './errors';
 import type { WebhookServices } from './modules/webhooks/services';
 
@@ -43,4 +44,29 @@ export interface Context extends RequestServices {
 export function storeIdOf(ctx: Context): string {
   if (!ctx.principal) throw new AppError('UNAUTHENTICATED', 'Authentication is required');
   return ctx.principal.storeId;
+}
+
+/** Sign-ins never happen outside a door: nothing to throttle. */
+const noThrottle: LoginThrottle = { check: async () => {}, fail: async () => {}, succeed: async () => {} };
+
+/**
+ * The context of work the service does for a store outside any door — an operator's admin command,
+ * a script: the store's system principal (every right, audited as `system`), the same services and
+ * the same store writes (so the read caches of the API processes see them at once).
+ */
+export function systemContext(
+  services: Pick<RequestServices, 'prisma' | 'now' | 'invalidateAuth' | 'storeChanged' | 'webhooks'>,
+  store: { id: string; plan: Plan },
+  log: Logger,
+): Context {
+  return {
+    ...services,
+    loginThrottle: noThrottle,
+    principal: systemPrincipal(store),
+    requestId: `sys_${store.id}`,
+    clientAddress: undefined,
+    userAgent: undefined,
+    log,
+    sessionCookie: noSessionCookie,
+  };
 }

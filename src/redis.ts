@@ -91,3 +91,6 @@ export function writesPerTurn(redis: Redis): () => void {
     setImmediate(release);
   };
 }
+
+/** Every key the service keeps in Redis starts with this (tests give each server a prefix of its own). */
+export const REDIS_KEY_PREFIX = 'commerce:';

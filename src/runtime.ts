@@ -10,8 +10,9 @@ import type { Config } from './config';
 import type { RequestServices } from './context';
 import { webhookServicesFrom } from './modules/webhooks/services';
 import { rateLimitHeaders } from './ratelimit/headers';
-import { DataVersions } from './read-cache/data-version';
+import { DataVersions, versionKeyPrefix } from './read-cache/data-version';
 import { createReadCache, type ReadCache } from './read-cache/read-cache';
+import { REDIS_KEY_PREFIX } from './redis';
 import { createUsageMeter, type UsageMeter } from './usage/meter';
 
 /** The long-lived pieces an API process shares between requests. */
@@ -37,12 +38,16 @@ export function createRuntime(options: {
 }): Runtime {
   const { config, prisma, redis, logger } = options;
   const now = options.now ?? (() => new Date());
-  const prefix = options.redisKeyPrefix ?? 'commerce:';
+  const prefix = options.redisKeyPrefix ?? REDIS_KEY_PREFIX;
   const keys = new KeyVerifier(prisma, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 });
   const invalidation = new AuthInvalidation(redis, (target) => keys.invalidate(target), logger);
   const usage = createUsageMeter({ redis, logger, keyPrefix: `${prefix}usage:` });
   const versions = redis
-    ? new DataVersions(redis, { keyPrefix: `${prefix}version:`, timeoutMs: config.redisTimeoutMs, logger })
+    ? new DataVersions(redis, {
+        keyPrefix: versionKeyPrefix(prefix),
+        timeoutMs: config.redisTimeoutMs,
+        logger,
+      })
     : null;
   const readCache = createReadCache({ versions, ...config.readCache, logger });
   const dataVersions = readCache.enabled ? versions : null;

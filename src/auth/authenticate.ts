@@ -7,7 +7,6 @@ import type { RateLimitDecision } from '../ratelimit/decision';
 import type { DataVersions } from '../read-cache/data-version';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
-import type { Principal } from './principal';
 import { sessionCookieOf } from './session-cookie';
 import { authenticateSession } from './sessions';
 
@@ -16,7 +15,7 @@ export interface AuthenticatorDeps {
   now: () => Date;
   keys: KeyVerifier;
   admission: Admission;
-  rateLimitHeaders: (decision: RateLimitDecision, principal: Principal['kind']) => Record<string, string>;
+  rateLimitHeaders: (decision: RateLimitDecision, principal: 'apiKey' | 'session') => Record<string, string>;
   /** The read cache's store data versions; null when the read cache is off. */
   dataVersions: DataVersions | null;
   alwaysSecureCookies: boolean;
@@ -61,7 +60,11 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
         : `Writes from ${origin} are not allowed (CORS_ORIGINS)`,
     );
   };
-  const refuseOverLimit = (res: Response, rateLimit: RateLimitDecision, principal: Principal) => {
+  const refuseOverLimit = (
+    res: Response,
+    rateLimit: RateLimitDecision,
+    principal: { kind: 'apiKey' | 'session' },
+  ) => {
     for (const [name, value] of Object.entries(deps.rateLimitHeaders(rateLimit, principal.kind)))
       res.setHeader(name, value);
     if (!rateLimit.allowed) {

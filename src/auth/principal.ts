@@ -27,7 +27,27 @@ export interface SessionPrincipal {
   scopes: ReadonlySet<string>;
 }
 
-export type Principal = ApiKeyPrincipal | SessionPrincipal;
+/**
+ * The service itself acting for a store outside any door — an operator's admin command, a job: every
+ * right, audited as `system`, and never rate-limited or idempotent (no caller to answer).
+ */
+export interface SystemPrincipal {
+  kind: 'system';
+  storeId: string;
+  /** The store's plan: what it offers (webhooks, API keys) holds for the service's own work too. */
+  plan: Plan;
+  scopes: ReadonlySet<string>;
+}
+
+export type Principal = ApiKeyPrincipal | SessionPrincipal | SystemPrincipal;
+
+const everyPair: ReadonlySet<string> = new Set(allScopePairs());
+export const systemPrincipal = (store: { id: string; plan: Plan }): SystemPrincipal => ({
+  kind: 'system',
+  storeId: store.id,
+  plan: store.plan,
+  scopes: everyPair,
+});
 
 /** Whether the caller holds a stored "RESOURCE:ACTION" pair (what root fields declare). */
 export function holdsPair(principal: Principal | null, pair: string): boolean {
@@ -74,8 +94,7 @@ export function actorOf(principal: Principal | null): {
   actorType: 'api_key' | 'staff' | 'system';
   actorId: string | null;
 } {
-  if (!principal) return { actorType: 'system', actorId: null };
-  return principal.kind === 'apiKey'
-    ? { actorType: 'api_key', actorId: principal.keyId }
-    : { actorType: 'staff', actorId: principal.staffUserId };
+  if (principal?.kind === 'apiKey') return { actorType: 'api_key', actorId: principal.keyId };
+  if (principal?.kind === 'session') return { actorType: 'staff', actorId: principal.staffUserId };
+  return { actorType: 'system', actorId: null };
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { AuthTarget } from '../auth/invalidation';
 import type { Db } from '../db';
+import type { StoreWriter } from '../modules/store-writes';
 
 /** Bad command-line syntax: unknown command or option, missing argument. Exit status 2. */
 export class UsageError extends Error {
@@ -29,6 +30,8 @@ export interface CommandInput {
 
 export interface CliContext {
   db: Db;
+  /** The database for store writes, which also tell API processes' read caches (src/modules/store-writes.ts). */
+  writer: StoreWriter;
   now: Date;
   /** Tells running API processes that a store changed (their verified-key caches drop it). */
   invalidateAuth: (target: AuthTarget) => Promise<void>;

@@ -2,7 +2,8 @@ import { AuthInvalidation } from '../auth/invalidation';
 import { ConfigError, loadConfig } from '../config';
 import { connectDatabase, type Db } from '../db';
 import { createLogger } from '../logger';
-import { connectRedis } from '../redis';
+import { DataVersions, versionKeyPrefix } from '../read-cache/data-version';
+import { connectRedis, REDIS_KEY_PREFIX } from '../redis';
 import { runCli } from './run';
 
 export { type CliIo, runCli } from './run';
@@ -19,6 +20,14 @@ async function main(): Promise<number> {
     ? connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisTimeoutMs })
     : null;
   const invalidation = new AuthInvalidation(redis, () => {}, logger);
+  // The API processes' keys (src/runtime.ts): store writes from here replace the read cache's versions.
+  const versions = redis
+    ? new DataVersions(redis, {
+        keyPrefix: versionKeyPrefix(REDIS_KEY_PREFIX),
+        timeoutMs: config.redisTimeoutMs,
+        logger,
+      })
+    : null;
   try {
     // Up to a second for Redis; without it, API processes still drop the store within their cache TTL.
     if (redis && redis.status !== 'ready') {
@@ -30,6 +39,7 @@ async function main(): Promise<number> {
     return await runCli(process.argv.slice(2), {
       db: database?.prisma ?? missingDatabase(),
       invalidateAuth: (target) => invalidation.publish(target),
+      storeChanged: versions ? async (storeId) => void (await versions.bump(storeId)) : undefined,
       out: (text) => process.stdout.write(`${text}\n`),
       err: (text) => process.stderr.write(`${text}\n`),
     });

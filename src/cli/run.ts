@@ -3,6 +3,7 @@ import type { Db } from '../db';
 import { type Command, commandHelp, parseCommandArgs, UsageError, usageLine } from './args';
 import { keyCommands } from './key-commands';
 import { describeError, toJson } from './output';
+import { productCommands } from './product-commands';
 import { staffCommands } from './staff-commands';
 import { storeCommands } from './store-commands';
 
@@ -15,9 +16,11 @@ export interface CliIo {
   now?: Date;
   /** Publishes store changes to running API processes (through Redis when REDIS_URL is set). */
   invalidateAuth?: (target: AuthTarget) => Promise<void>;
+  /** Replaces a store's read-cache data version after a write (through Redis when REDIS_URL is set). */
+  storeChanged?: (storeId: string) => Promise<void>;
 }
 
-export const commands: Command[] = [...storeCommands, ...staffCommands, ...keyCommands];
+export const commands: Command[] = [...storeCommands, ...staffCommands, ...keyCommands, ...productCommands];
 
 export function usage(): string {
   return [
@@ -62,7 +65,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const result = await cmd.run(
-      { db: io.db, now: io.now ?? new Date(), invalidateAuth: io.invalidateAuth ?? (async () => {}) },
+      {
+        db: io.db,
+        writer: { prisma: io.db, storeChanged: io.storeChanged },
+        now: io.now ?? new Date(),
+        invalidateAuth: io.invalidateAuth ?? (async () => {}),
+      },
       input,
     );
     io.out(input.json ? toJson(result.json) : result.text.join('\n'));

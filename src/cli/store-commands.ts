@@ -103,8 +103,8 @@ export const storeCommands: Command[] = [
     summary: 'Suspends a store: its API keys then get 402 STORE_SUSPENDED.',
     positionals: ['storeId'],
     options: {},
-    async run({ db, now, invalidateAuth }, input) {
-      const { store, changed } = await suspendStore(db, storeIdOf(input), { now });
+    async run({ writer, now, invalidateAuth }, input) {
+      const { store, changed } = await suspendStore(writer, storeIdOf(input), { now });
       if (changed) await invalidateAuth({ storeId: store.id });
       return {
         json: { store: storeJson(store), changed },
@@ -119,8 +119,8 @@ export const storeCommands: Command[] = [
     summary: 'Lifts a store’s suspension.',
     positionals: ['storeId'],
     options: {},
-    async run({ db, invalidateAuth }, input) {
-      const { store, changed } = await resumeStore(db, storeIdOf(input));
+    async run({ writer, invalidateAuth }, input) {
+      const { store, changed } = await resumeStore(writer, storeIdOf(input));
       if (changed) await invalidateAuth({ storeId: store.id });
       return {
         json: { store: storeJson(store), changed },
@@ -134,9 +134,9 @@ export const storeCommands: Command[] = [
     positionals: ['storeId'],
     options: { plan: { type: 'string', value: '<plan>', description: `One of ${plans.join(', ')}` } },
     required: ['plan'],
-    async run({ db, invalidateAuth }, input) {
+    async run({ writer, invalidateAuth }, input) {
       const { plan } = parseInput(z.object({ plan: planInput }), { plan: stringOption(input, 'plan') });
-      const { store, changed, previousPlan } = await changeStorePlan(db, storeIdOf(input), plan);
+      const { store, changed, previousPlan } = await changeStorePlan(writer, storeIdOf(input), plan);
       if (changed) await invalidateAuth({ storeId: store.id });
       const lines = changed
         ? [`Store ${store.id} moved from ${previousPlan} to ${store.plan}`]

@@ -81,6 +81,7 @@ export function requestState(logger: Logger) {
 }
 
 function principalLogFields(principal: Principal | null) {
-  if (!principal) return {};
-  return principal.kind === 'apiKey' ? { keyId: principal.keyId } : { staffUserId: principal.staffUserId };
+  if (principal?.kind === 'apiKey') return { keyId: principal.keyId };
+  if (principal?.kind === 'session') return { staffUserId: principal.staffUserId };
+  return {};
 }

@@ -31,6 +31,9 @@ end
  */
 export const versionToken = () => randomUUID();
 
+/** Where the versions live under a deployment's Redis key prefix. */
+export const versionKeyPrefix = (prefix: string) => `${prefix}version:`;
+
 export class DataVersions {
   private readonly currentScript: ScriptCall;
   private readonly guard: RedisGuard;

@@ -1,5 +1,8 @@
-import { noSessionCookie } from '../../src/auth/session-cookie';
-import type { Context } from '../../src/context';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '../../src/cli/run';
+import { type Context, systemContext } from '../../src/context';
 import { createLogger } from '../../src/logger';
 import { updateProduct } from '../../src/modules/products/service';
 import { writeStore } from '../../src/modules/store-writes';
@@ -30,12 +33,16 @@ const restNames = async () =>
     (await (await server.request('/api/v1/product', { key: store.key })).json()).data as Array<{
       name: string;
     }>
-  ).map((p) => p.name);
+  )
+    .map((p) => p.name)
+    .sort();
 const graphqlNames = async () =>
   (
     (await (await server.graphql('{ products { items { name } } }', {}, store.key)).json()).data.products
       .items as Array<{ name: string }>
-  ).map((p) => p.name);
+  )
+    .map((p) => p.name)
+    .sort();
 
 /** Both reads, asked twice: the second of each must come from the cache (no SQL). */
 async function cachedReads() {
@@ -48,22 +55,8 @@ async function cachedReads() {
 }
 
 /** A context as a job or script builds it: the process's services, acting for the store, no HTTP. */
-const outsideAnyDoor = (): Context => ({
-  ...server.runtime.services,
-  principal: {
-    kind: 'apiKey',
-    keyId: 'system',
-    storeId: store.id,
-    plan: 'PRO',
-    environment: 'production',
-    scopes: new Set(),
-  },
-  requestId: 'job',
-  clientAddress: undefined,
-  userAgent: undefined,
-  log: createLogger('silent'),
-  sessionCookie: noSessionCookie,
-});
+const outsideAnyDoor = (): Context =>
+  systemContext(server.runtime.services, { id: store.id, plan: 'PRO' }, createLogger('silent'));
 
 it('a service call outside any door is seen at once by cached REST and GraphQL reads', async () => {
   expect(await cachedReads()).toEqual({ rest: ['Original'], graphql: ['Original'] });
@@ -94,4 +87,23 @@ it('a write that fails still replaces the version: a lost acknowledgement leaves
   statements.length = 0;
   expect(await restNames()).toEqual(['Written by SQL in a store write']);
   expect(statements.length).toBeGreaterThan(0);
+});
+
+it('a product imported with the admin CLI is seen at once by cached REST and GraphQL reads', async () => {
+  const before = await cachedReads();
+  const file = path.join(await mkdtemp(path.join(tmpdir(), 'import-')), 'products.json');
+  await writeFile(file, JSON.stringify([{ name: 'Imported', priceAmount: 250 }, { name: '' }]));
+  const out: string[] = [];
+  const status = await runCli(['product', 'import', '--store', store.id, '--file', file], {
+    db: server.prisma,
+    storeChanged: server.runtime.services.storeChanged,
+    out: (text) => out.push(text),
+    err: (text) => out.push(text),
+  });
+  // One product refused (no name) makes the exit status 1; the other was made.
+  expect(status).toBe(1);
+  expect(out.join('\n')).toMatch(/Created 1 of 2 products/);
+  expect(out.join('\n')).toMatch(/<product 1>: VALIDATION_ERROR input\.name: is required/);
+  expect(await restNames()).toEqual([...before.rest, 'Imported'].sort());
+  expect(await graphqlNames()).toEqual([...before.graphql, 'Imported'].sort());
 });

@@ -63,7 +63,14 @@ export function maskError(logger: Logger, logged: WeakSet<Error>) {
       logger.error({ err: error }, 'unexpected error in the GraphQL pipeline');
       logged.add(error as Error);
     }
-    const http = graphQLError?.extensions?.http;
+    // The database away during execution: a 503 with Retry-After like everywhere else, not a 200
+    // (clients retry a 503; they would take a 200's `data: null` as an answer).
+    const retryAfter = (appError as { retryAfterSeconds?: number }).retryAfterSeconds;
+    const http =
+      graphQLError?.extensions?.http ??
+      (appError.code === 'SERVICE_UNAVAILABLE'
+        ? { status: 503, ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}) }
+        : undefined);
     const kept = graphQLError?.extensions ?? {};
     return new GraphQLError(appError.message, {
       nodes: graphQLError?.nodes,

@@ -19,7 +19,7 @@ export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
 export const idempotencyScope = (principal: Principal | null) =>
   principal?.kind === 'apiKey'
     ? `key:${principal.keyId}`
-    : principal
+    : principal?.kind === 'session'
       ? `staff:${principal.staffUserId}`
       : null;
 

@@ -9,6 +9,7 @@ import { AppError, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { writeStore } from '../store-writes';
 import { planFeatures } from '../stores/plans';
 import { apiKeyUpdateInput, graceInput, newApiKeyInput } from './input';
 import { issueApiKey } from './issue';
@@ -71,7 +72,7 @@ async function changeKey(
   expected?: Expectation,
   alsoInTx?: (tx: Tx) => Promise<void>,
 ) {
-  const key = await ctx.prisma.$transaction(async (tx) => {
+  const key = await writeStore(ctx, storeId, async (tx) => {
     const where = { id: keyId, storeId, ...(expected ? { status: expected.status } : {}) };
     const { count } = await tx.apiKey.updateMany({ where, data });
     if (count === 0) {
@@ -140,7 +141,7 @@ export async function createApiKey(ctx: Context, input: unknown) {
   const fields = parseInput(newApiKeyInput(ctx.now()), input, 'input');
   assertMayGrant(ctx, fields.scopes);
   const principal = ctx.principal;
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const issued = await issueApiKey(tx, storeId, fields, {
       now: ctx.now(),
       createdByKeyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
@@ -238,7 +239,7 @@ export async function rotateApiKey(ctx: Context, keyId: string, input: unknown) 
 /** One conditional statement: of concurrent deletes one answers 204, the others find no key (404). */
 export async function deleteApiKey(ctx: Context, keyId: string) {
   const storeId = assertApiAccess(ctx);
-  await ctx.prisma.$transaction(async (tx) => {
+  await writeStore(ctx, storeId, async (tx) => {
     const deleted = await tx.$queryRaw<Array<{ keyName: string }>>`
       DELETE FROM "ApiKey" WHERE id = ${keyId} AND "storeId" = ${storeId} RETURNING "keyName"`;
     const key = deleted[0];

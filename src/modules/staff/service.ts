@@ -8,6 +8,7 @@ import { AppError, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
 import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { writeStore } from '../store-writes';
 import { inviteStaffInput, staffUpdateInput } from './input';
 
 export const staffSortFields = ['createdAt', 'name', 'email'] as const;
@@ -146,7 +147,7 @@ export async function inviteStaff(ctx: Context, input: unknown) {
   const fields = parseInput(inviteStaffInput, input, 'input');
   assertMayManage(ctx, fields.role, `invite an ${fields.role}`);
   const passwordHash = fields.password ? await hashPassword(fields.password) : null;
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     // A clear message first; the unique index still settles a concurrent invite (409 via the classifier).
     if (await tx.staffUser.findUnique({ where: { email: fields.email }, select: { id: true } })) {
       throw conflictingEmail(fields.email);
@@ -177,7 +178,7 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(staffUpdateInput, input, 'input');
   const passwordHash = fields.password ? await hashPassword(fields.password) : undefined;
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const demoted = fields.role !== undefined && fields.role !== 'OWNER';
     const deactivated = fields.isActive === false;
     // Owners are locked before the target is read, so the check and the change see the same owners.
@@ -237,7 +238,7 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
 /** Removes the staff user; their sessions are revoked first (and go with the user). */
 export async function removeStaff(ctx: Context, id: string) {
   const storeId = storeIdOf(ctx);
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const owners = await lockOwners(tx, storeId);
     const existing = await lockMember(tx, storeId, id);
     if (existing.role === 'OWNER') {

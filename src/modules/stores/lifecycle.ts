@@ -1,7 +1,8 @@
 import type { Store } from '../../../prisma/generated/client/client';
 import type { Plan } from '../../../prisma/generated/client/enums';
-import type { Db, Tx } from '../../db';
+import type { Tx } from '../../db';
 import { notFound, validationError } from '../../errors';
+import { type StoreWriter, writeStore } from '../store-writes';
 import { planFeatures } from './plans';
 
 /** What a lifecycle change did: `changed` is false when the store was already in the asked-for state. */
@@ -20,12 +21,12 @@ const audit = (tx: Tx, storeId: string, action: string, details: Record<string, 
  * suspended store changes nothing and keeps the original suspendedAt.
  */
 export async function suspendStore(
-  db: Db,
+  db: StoreWriter,
   storeId: string,
   options: { now?: Date } = {},
 ): Promise<StoreChange> {
   const now = options.now ?? new Date();
-  return db.$transaction(async (tx) => {
+  return writeStore(db, storeId, async (tx) => {
     const { count } = await tx.store.updateMany({
       where: { id: storeId, status: 'ACTIVE' },
       data: { status: 'SUSPENDED', suspendedAt: now },
@@ -36,8 +37,8 @@ export async function suspendStore(
 }
 
 /** Lifts a suspension (status ACTIVE, suspendedAt cleared). Resuming an active store changes nothing. */
-export async function resumeStore(db: Db, storeId: string): Promise<StoreChange> {
-  return db.$transaction(async (tx) => {
+export async function resumeStore(db: StoreWriter, storeId: string): Promise<StoreChange> {
+  return writeStore(db, storeId, async (tx) => {
     const { count } = await tx.store.updateMany({
       where: { id: storeId, status: 'SUSPENDED' },
       data: { status: 'ACTIVE', suspendedAt: null },
@@ -52,7 +53,7 @@ export async function resumeStore(db: Db, storeId: string): Promise<StoreChange>
  * (403 PLAN_NOT_ELIGIBLE) until the store moves back to one with it.
  */
 export async function changeStorePlan(
-  db: Db,
+  db: StoreWriter,
   storeId: string,
   plan: Plan,
 ): Promise<StoreChange & { previousPlan: Plan }> {
@@ -61,7 +62,7 @@ export async function changeStorePlan(
       { path: 'plan', message: `must be one of ${Object.keys(planFeatures).join(', ')}` },
     ]);
   }
-  return db.$transaction(async (tx) => {
+  return writeStore(db, storeId, async (tx) => {
     const before = await findStore(tx, storeId);
     if (before.plan === plan) return { store: before, changed: false, previousPlan: plan };
     const store = await tx.store.update({ where: { id: storeId }, data: { plan } });

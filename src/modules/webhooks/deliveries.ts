@@ -3,6 +3,7 @@ import type { Context } from '../../context';
 import { notFound } from '../../errors';
 import { emitEvent } from '../events/outbox';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { writeStore } from '../store-writes';
 import { enqueueDeliveries } from './queue';
 import { assertWebhookAccess, endpointStateConflict, findEndpoint, lockEndpoint } from './service';
 
@@ -41,7 +42,7 @@ export async function getDelivery(ctx: Context, id: string) {
  */
 export async function replayExhausted(ctx: Context, endpointId: string): Promise<{ replayed: number }> {
   const storeId = assertWebhookAccess(ctx);
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const endpoint = await lockEndpoint(tx, endpointId, storeId);
     if (!endpoint.isActive) {
       throw endpointStateConflict(
@@ -67,7 +68,7 @@ export async function replayExhausted(ctx: Context, endpointId: string): Promise
 /** Sends a `webhook.test` event to this one endpoint through the normal pipeline (outbox → fan-out → delivery). */
 export async function testEndpoint(ctx: Context, endpointId: string): Promise<{ eventId: string }> {
   const storeId = assertWebhookAccess(ctx);
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const endpoint = await lockEndpoint(tx, endpointId, storeId);
     if (!endpoint.isActive) throw endpointStateConflict(endpoint, 'The endpoint is inactive');
     const eventId = await emitEvent(tx, {

@@ -6,6 +6,7 @@ import { parseInput } from '../../validation';
 import { assertWebhookUrl } from '../../webhooks/url-policy';
 import { recordAudit } from '../audit/service';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { writeStore } from '../store-writes';
 import { planFeatures } from '../stores/plans';
 import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
 import { enqueueDeliveries, newId } from './queue';
@@ -110,7 +111,7 @@ export async function createEndpoint(
   const secret = generateWebhookSecret();
   const id = newId('whe');
   const secretCiphertext = webhookServices(ctx).secrets.seal(secret, id);
-  const endpoint = await ctx.prisma.$transaction(async (tx) => {
+  const endpoint = await writeStore(ctx, storeId, async (tx) => {
     await tx.$queryRaw`SELECT id FROM "Store" WHERE id = ${storeId} FOR UPDATE`;
     const count = await tx.webhookEndpoint.count({ where: { storeId } });
     if (count >= MAX_ENDPOINTS_PER_STORE) {
@@ -166,7 +167,7 @@ export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
         : {}),
     updatedAt: now,
   };
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const expected = fields.isActive === undefined ? {} : { isActive: !fields.isActive };
     const { count } = await tx.webhookEndpoint.updateMany({ where: { id, storeId, ...expected }, data });
     if (count === 0) {
@@ -206,7 +207,7 @@ export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
 /** One statement: of concurrent deletes one answers 204, the others find no endpoint (404). */
 export async function deleteEndpoint(ctx: Context, id: string) {
   const storeId = assertWebhookAccess(ctx);
-  return ctx.prisma.$transaction(async (tx) => {
+  return writeStore(ctx, storeId, async (tx) => {
     const { count } = await tx.webhookEndpoint.deleteMany({ where: { id, storeId } });
     if (count === 0) throw notFound('Webhook endpoint');
     await recordAudit(tx, ctx, {
@@ -225,7 +226,7 @@ export async function deleteEndpoint(ctx: Context, id: string) {
 export async function rotateEndpointSecret(ctx: Context, id: string) {
   const storeId = assertWebhookAccess(ctx);
   const secret = generateWebhookSecret();
-  const endpoint = await ctx.prisma.$transaction(async (tx) => {
+  const endpoint = await writeStore(ctx, storeId, async (tx) => {
     const { count } = await tx.webhookEndpoint.updateMany({
       where: { id, storeId },
       data: { secretCiphertext: webhookServices(ctx).secrets.seal(secret, id), updatedAt: ctx.now() },
