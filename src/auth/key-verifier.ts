@@ -19,6 +19,7 @@ interface SecretRecord {
     environment: ApiKeyEnvironment;
     usageLimit: number | null;
     usageCount: bigint;
+    canChangeOwner: boolean;
     store: { status: StoreStatus; plan: Plan };
   };
 }
@@ -36,7 +37,7 @@ async function findSecret(prisma: PrismaClient, hash: string): Promise<SecretRec
   const [row] = await prisma.$queryRaw<SecretRow[]>`
     SELECT s."graceEndsAt", k.id, k."storeId", k.status::text AS status, k."revokedAt", k."expiresAt",
            array_to_json(k."ipAllowlist")::text AS "ipAllowlist", array_to_json(k.scopes)::text AS scopes,
-           k.environment::text AS environment, k."usageLimit", k."usageCount",
+           k.environment::text AS environment, k."usageLimit", k."usageCount", k."canChangeOwner",
            st.status::text AS "storeStatus", st.plan::text AS plan
       FROM "ApiKeySecret" s
       JOIN "ApiKey" k ON k.id = s."apiKeyId"
@@ -82,6 +83,7 @@ function verifiedKey({ apiKey: key }: SecretRecord): VerifiedKey {
       plan: key.store.plan,
       environment: key.environment,
       scopes: new Set(key.scopes),
+      canChangeOwner: key.canChangeOwner,
     }),
     usage: Object.freeze({
       id: key.id,

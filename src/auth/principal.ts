@@ -14,6 +14,8 @@ export interface ApiKeyPrincipal {
   plan: Plan;
   environment: ApiKeyEnvironment;
   scopes: ReadonlySet<string>;
+  /** Made by an owner, the CLI or such a key: may change an OWNER (with every scope). */
+  canChangeOwner: boolean;
 }
 
 /** A staff member signed in to the dashboard; `scopes` are their role's (roleScopes). */
@@ -86,7 +88,18 @@ export function refusal(
 export function mayManageStaffWithRole(principal: Principal | null, role: StaffRole): boolean {
   if (role === 'STAFF') return true;
   if (!holdsEveryScope(principal)) return false;
-  return role !== 'OWNER' || principal?.kind !== 'session' || principal.role === 'OWNER';
+  return role !== 'OWNER' || mayChangeOwner(principal);
+}
+
+/**
+ * Only an owner changes the owner: an OWNER's session, the service itself, or a key made by one of
+ * them (a key made by an admin's session, or by such a key, does not inherit the right its maker
+ * lacked — else an admin could make a key with every scope and change the owner with it).
+ */
+export function mayChangeOwner(principal: Principal | null): boolean {
+  if (principal?.kind === 'session') return principal.role === 'OWNER';
+  if (principal?.kind === 'apiKey') return principal.canChangeOwner;
+  return principal?.kind === 'system';
 }
 
 /** For logs and audit entries: which key or staff user acted. */

@@ -117,6 +117,7 @@ describe('the webhook gate reads the plan, whoever calls', () => {
     plan,
     environment: 'production',
     scopes: new Set(allScopePairs()),
+    canChangeOwner: true,
   });
   const session = (plan: Plan): Principal => ({
     kind: 'session',

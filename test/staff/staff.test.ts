@@ -1,4 +1,4 @@
-import { makeKey, makeStore } from '../helpers/factories';
+import { allScopes, makeKey, makeStore } from '../helpers/factories';
 import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signInAs } from '../helpers/sessions';
@@ -554,5 +554,37 @@ describe('only an owner changes the owner (dashboard sessions)', () => {
       expect((await res.json()).code).toBe('INSUFFICIENT_SCOPE');
     }
     expect((await send(store.key, 'DELETE', `/api/v1/staff/${store.ownerId}`)).status).toBe(204);
+  });
+
+  it("a key with every scope made by an ADMIN may not change an owner, nor may the keys it makes; an OWNER's may", async () => {
+    const store = await freshStore();
+    await invite(store.key, { email: email('second'), name: 'Second', role: 'OWNER' });
+    const fullKey = (session: string) =>
+      asSession(session, 'POST', '/api/v1/api-key', {
+        keyName: 'every scope',
+        environment: 'production',
+        scopes: allScopes(),
+      });
+    const admin = await signInAs(server, store.id, 'ADMIN');
+    const adminsKey = (await (await fullKey(admin.token)).json()).data.secret as string;
+    const made = await send(adminsKey, 'POST', '/api/v1/api-key', {
+      keyName: 'made by the admin key',
+      environment: 'production',
+      scopes: allScopes(),
+    });
+    const keysKey = (await made.json()).data.secret as string;
+    for (const key of [adminsKey, keysKey]) {
+      const res = await send(key, 'PATCH', `/api/v1/staff/${store.ownerId}`, { role: 'STAFF' });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({
+        code: 'INSUFFICIENT_SCOPE',
+        message: expect.stringMatching(/made by an admin/),
+      });
+    }
+    const owner = await signInAs(server, store.id, 'OWNER');
+    const ownersKey = (await (await fullKey(owner.token)).json()).data.secret as string;
+    expect(
+      (await send(ownersKey, 'PATCH', `/api/v1/staff/${store.ownerId}`, { name: 'Renamed' })).status,
+    ).toBe(200);
   });
 });

@@ -18,7 +18,7 @@ export async function issueApiKey(
   db: Db | Tx,
   storeId: string,
   input: NewApiKeyInput,
-  options: { now: Date; createdByKeyId?: string; createdByStaffId?: string },
+  options: { now: Date; createdByKeyId?: string; createdByStaffId?: string; canChangeOwner?: boolean },
 ): Promise<IssuedApiKey> {
   const fields = parseInput(newApiKeyInput(options.now), input);
   const secret = generateApiKeySecret();
@@ -34,6 +34,7 @@ export async function issueApiKey(
       lastFour: lastFour(secret),
       createdByKeyId: options.createdByKeyId,
       createdByStaffId: options.createdByStaffId,
+      canChangeOwner: options.canChangeOwner ?? true,
       secrets: { create: { hash: hashSecret(secret), lastFour: lastFour(secret) } },
     },
     select: { id: true },

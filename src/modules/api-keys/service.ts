@@ -1,7 +1,7 @@
 import type { Prisma } from '../../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus } from '../../../prisma/generated/client/enums';
 import { generateApiKeySecret, hashSecret, lastFour } from '../../auth/api-key-secret';
-import { holdsPair, refusal } from '../../auth/principal';
+import { holdsPair, mayChangeOwner, refusal } from '../../auth/principal';
 import { type ScopeObject, toScopePairs } from '../../auth/scopes';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
@@ -146,6 +146,7 @@ export async function createApiKey(ctx: Context, input: unknown) {
       now: ctx.now(),
       createdByKeyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
       createdByStaffId: principal?.kind === 'session' ? principal.staffUserId : undefined,
+      canChangeOwner: mayChangeOwner(principal),
     });
     const key = await tx.apiKey.findUniqueOrThrow({ where: { id: issued.keyId } });
     await recordAudit(tx, ctx, {

@@ -1,7 +1,7 @@
 import type { Prisma, StaffUser } from '../../../prisma/generated/client/client';
 import type { StaffRole } from '../../../prisma/generated/client/enums';
 import { hashPassword } from '../../auth/password';
-import { mayManageStaffWithRole, refusal } from '../../auth/principal';
+import { holdsEveryScope, mayManageStaffWithRole, refusal } from '../../auth/principal';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
@@ -139,7 +139,16 @@ const conflictingEmail = (email: string) =>
  */
 function assertMayManage(ctx: Context, role: StaffRole, what: string): void {
   if (mayManageStaffWithRole(ctx.principal, role)) return;
-  throw refusal(ctx.principal, what, `Only a key holding every scope can ${what}`);
+  const { principal } = ctx;
+  const madeByNonOwner =
+    principal?.kind === 'apiKey' && holdsEveryScope(principal) && !principal.canChangeOwner;
+  throw refusal(
+    principal,
+    what,
+    madeByNonOwner
+      ? `This API key was made by an admin (or by a key an admin made), who may not ${what}`
+      : `Only a key holding every scope can ${what}`,
+  );
 }
 
 export async function inviteStaff(ctx: Context, input: unknown) {
