@@ -106,4 +106,28 @@ export const webhookRoutes = [
     result: { kind: 'item', field: 'testWebhookEndpoint' },
     status: 202,
   }),
+  route({
+    method: 'GET',
+    path: '/store/webhooks/deliveries/{deliveryId}',
+    tag,
+    summary: 'A delivery: the request body sent and every attempt with its response excerpt',
+    operation: `query GetWebhookDelivery($deliveryId: ID!) {
+      webhookDelivery(id: $deliveryId) {
+        ${deliveryFields} payload
+        attempts { id number status httpStatus durationMs errorMessage responseBody createdAt }
+      }
+    }`,
+    result: { kind: 'item', field: 'webhookDelivery' },
+  }),
+  route({
+    method: 'POST',
+    path: '/store/webhooks/deliveries/{deliveryId}/resend',
+    tag,
+    summary: 'Send one delivery again now, whatever its status (same delivery id; a fresh round of retries)',
+    operation: `mutation ResendWebhookDelivery($deliveryId: ID!) {
+      resendWebhookDelivery(id: $deliveryId) { ${deliveryFields} }
+    }`,
+    result: { kind: 'item', field: 'resendWebhookDelivery' },
+    status: 202,
+  }),
 ];

@@ -79,7 +79,36 @@ describe('GET /api/v1/analytics/summary', () => {
         { productId: expect.any(String), name: 'Socks', quantity: 8, revenueAmount: 8_000 },
         { productId: expect.any(String), name: 'Boots', quantity: 1, revenueAmount: 10_000 },
       ],
+      // Every day of the range, in the store's time zone (UTC here); revenue only of paid and fulfilled.
+      daily: [
+        ['2026-10-01', 0, 0],
+        ['2026-10-02', 1, 13_000],
+        ['2026-10-03', 1, 5_000],
+        ['2026-10-04', 1, 0],
+        ['2026-10-05', 1, 0],
+        ['2026-10-06', 0, 0],
+        ['2026-10-07', 0, 0],
+        ['2026-10-08', 0, 0],
+        ['2026-10-09', 0, 0],
+      ].map(([date, ordersCount, revenueAmount]) => ({ date, ordersCount, revenueAmount })),
     });
+  });
+
+  it("counts days in the store's time zone", async () => {
+    await server.prisma.store.update({ where: { id: storeId }, data: { timezone: 'Pacific/Kiritimati' } });
+    try {
+      const res = await server.request(
+        '/api/v1/analytics/summary?from=2026-10-02T00:00:00Z&to=2026-10-03T00:00:00Z',
+        { key },
+      );
+      // UTC+14: the order of 2 October, 12:00 UTC, was placed on 3 October there.
+      expect((await res.json()).data.daily).toEqual([
+        { date: '2026-10-02', ordersCount: 0, revenueAmount: 0 },
+        { date: '2026-10-03', ordersCount: 1, revenueAmount: 13_000 },
+      ]);
+    } finally {
+      await server.prisma.store.update({ where: { id: storeId }, data: { timezone: 'UTC' } });
+    }
   });
 
   it('answers an empty range with zeros', async () => {

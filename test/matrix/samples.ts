@@ -136,6 +136,7 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     webhookUrl,
     noEndpoints,
     endpoint,
+    delivery,
   } = recordsOf(db, storeId);
   const none = async (): Promise<Sample> => ({ params: {} });
 
@@ -213,6 +214,8 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'POST /store/webhooks/endpoints/{id}/rotate-secret': withId(endpoint),
     'POST /store/webhooks/endpoints/{id}/replay-exhausted': withId(endpoint),
     'POST /store/webhooks/endpoints/{id}/test': withId(endpoint),
+    'GET /store/webhooks/deliveries/{deliveryId}': withId(delivery, 'deliveryId'),
+    'POST /store/webhooks/deliveries/{deliveryId}/resend': withId(delivery, 'deliveryId'),
     'GET /store/settings': none,
     'PATCH /store/settings': withBody(() => ({ name: `Store ${tag()}` })),
   };

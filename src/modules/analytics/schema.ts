@@ -1,4 +1,4 @@
-import { builder, requireScope } from '../../builder';
+import { builder, listSize, requireScope } from '../../builder';
 import { type AnalyticsSummary, analyticsSummary } from './service';
 
 const StatusCountsRef = builder.objectRef<AnalyticsSummary['byStatus']>('OrderStatusCounts').implement({
@@ -22,6 +22,19 @@ const TopProductRef = builder.objectRef<AnalyticsSummary['topProducts'][number]>
   }),
 });
 
+const DailySalesRef = builder.objectRef<AnalyticsSummary['daily'][number]>('DailySales').implement({
+  description: "One day of the range, in the store's time zone",
+  fields: (t) => ({
+    date: t.exposeString('date', { description: 'YYYY-MM-DD' }),
+    ordersCount: t.exposeInt('ordersCount', { description: 'Orders created that day' }),
+    revenueAmount: t.field({
+      type: 'Long',
+      description: 'Paid and fulfilled orders of that day, minor units',
+      resolve: (d) => d.revenueAmount,
+    }),
+  }),
+});
+
 const SummaryRef = builder.objectRef<AnalyticsSummary>('AnalyticsSummary').implement({
   description: 'Orders created in [from, to); revenue counts paid and fulfilled orders, in minor units',
   fields: (t) => ({
@@ -33,7 +46,13 @@ const SummaryRef = builder.objectRef<AnalyticsSummary>('AnalyticsSummary').imple
     revenueAmount: t.field({ type: 'Long', resolve: (s) => s.revenueAmount }),
     averageOrderValueAmount: t.field({ type: 'Long', resolve: (s) => s.averageOrderValueAmount }),
     byStatus: t.field({ type: StatusCountsRef, resolve: (s) => s.byStatus }),
-    topProducts: t.field({ type: [TopProductRef], resolve: (s) => s.topProducts }),
+    topProducts: t.field({ type: [TopProductRef], resolve: (s) => s.topProducts, extensions: listSize(5) }),
+    daily: t.field({
+      type: [DailySalesRef],
+      description: 'Orders and revenue per day of the range',
+      resolve: (s) => s.daily,
+      extensions: listSize(366),
+    }),
   }),
 });
 

@@ -25,13 +25,14 @@ function resolveRange(ctx: Context, range: SummaryRange) {
 }
 
 /**
- * Orders, revenue, average order value and top products over [from, to) by order creation time,
- * computed in SQL (two aggregate queries, whatever the number of orders).
+ * Orders, revenue, average order value, top products and orders and revenue per day (in the store's
+ * time zone) over [from, to) by order creation time, computed in SQL (three aggregate queries,
+ * whatever the number of orders).
  */
 export async function analyticsSummary(ctx: Context, range: SummaryRange) {
   const storeId = storeIdOf(ctx);
   const { from, to } = resolveRange(ctx, range);
-  const [totals, top, store] = await Promise.all([
+  const [totals, top, store, days] = await Promise.all([
     ctx.prisma.$queryRaw<
       Array<{
         orders: bigint;
@@ -63,6 +64,22 @@ export async function analyticsSummary(ctx: Context, range: SummaryRange) {
       ORDER BY quantity DESC, revenue DESC, name ASC
       LIMIT ${TOP_PRODUCTS}`,
     ctx.prisma.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true } }),
+    // Every day of the range in the store's time zone, days without orders included ("createdAt" is
+    // a UTC timestamp without zone: first read as UTC, then seen in the store's zone).
+    ctx.prisma.$queryRaw<Array<{ date: string; orders: bigint; revenue: bigint }>>`
+      WITH zone AS (SELECT timezone FROM "Store" WHERE id = ${storeId})
+      SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
+             count(o.id) AS orders,
+             coalesce(sum(o."totalAmount") FILTER (WHERE o.status::text = ANY(${REVENUE_STATUSES})), 0) AS revenue
+      FROM zone
+      CROSS JOIN LATERAL generate_series(date_trunc('day', ${from}::timestamptz AT TIME ZONE zone.timezone),
+                           date_trunc('day', (${to}::timestamptz - interval '1 microsecond') AT TIME ZONE zone.timezone),
+                           interval '1 day') AS d(day)
+      LEFT JOIN "Order" o
+        ON o."storeId" = ${storeId} AND o."createdAt" >= ${from} AND o."createdAt" < ${to}
+       AND date_trunc('day', (o."createdAt" AT TIME ZONE 'UTC') AT TIME ZONE zone.timezone) = d.day
+      GROUP BY d.day
+      ORDER BY d.day`,
   ]);
   const row = totals[0];
   const paidOrders = Number(row?.paid ?? 0);
@@ -81,6 +98,11 @@ export async function analyticsSummary(ctx: Context, range: SummaryRange) {
       fulfilled: Number(row?.fulfilled ?? 0),
       cancelled: Number(row?.cancelled ?? 0),
     },
+    daily: days.map((day) => ({
+      date: day.date,
+      ordersCount: Number(day.orders),
+      revenueAmount: Number(day.revenue),
+    })),
     topProducts: top.map((product) => ({
       productId: product.productId,
       name: product.name,

@@ -1,9 +1,10 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
-import { builder, requireScope, type Types } from '../../builder';
+import { builder, listSize, requireScope, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { pageArgs, pageType } from '../pagination/schema';
 import { deliverySortFields, getDelivery, listDeliveries, replayExhausted, testEndpoint } from './deliveries';
+import { resendDelivery } from './resend';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -87,7 +88,10 @@ const DeliveryRef = builder.prismaObject('WebhookDelivery', {
     exhaustedAt: t.expose('exhaustedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    attempts: t.relation('attempts', { query: { orderBy: { number: 'asc' } } }),
+    payload: t.exposeString('payload', {
+      description: 'The request body sent: the JSON envelope, the same bytes on every attempt',
+    }),
+    attempts: t.relation('attempts', { query: { orderBy: { number: 'asc' } }, extensions: listSize(50) }),
   }),
 });
 
@@ -188,6 +192,14 @@ builder.mutationFields((t) => ({
     authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
     args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
     resolve: (_root, { id }, ctx) => replayExhausted(ctx, String(id)),
+  }),
+  resendWebhookDelivery: t.prismaField({
+    type: 'WebhookDelivery',
+    description:
+      'Sends one delivery again now, whatever its status: a fresh round of retries for the same event (same delivery id); earlier attempts stay in its history',
+    authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
+    args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
+    resolve: (_query, _root, { id }, ctx) => resendDelivery(ctx, String(id)),
   }),
   testWebhookEndpoint: t.field({
     type: TestResultRef,
