@@ -1,7 +1,8 @@
 import { route } from '../route';
 
 const tag = 'Sessions';
-const sessionFields = 'staff { id email name role } store { id name plan } expiresAt';
+const sessionFields =
+  'staff { id email name role } store { id name plan apiAccess canAccessWebhooks } expiresAt';
 
 export const sessionRoutes = [
   route({
@@ -26,8 +27,9 @@ export const sessionRoutes = [
     method: 'GET',
     path: '/auth/session',
     tag,
-    summary: 'The current dashboard session: staff member, store and expiry',
-    operation: `query CurrentSession { session { ${sessionFields} } }`,
+    summary:
+      "The current dashboard session: staff member, store (plan and what it includes), expiry and the role's rights",
+    operation: `query CurrentSession { session { ${sessionFields} rights { resource actions } } }`,
     result: { kind: 'item', field: 'session' },
   }),
 ];

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { StaffRole } from '../../prisma/generated/client/enums';
 import { createLoginThrottle, LoginThrottledError } from '../../src/auth/login-throttle';
 import { roleScopes } from '../../src/auth/roles';
+import { allScopePairs, toScopeObjects } from '../../src/auth/scopes';
 import { noSessionCookie } from '../../src/auth/session-cookie';
 import {
   authenticateSession,
@@ -418,8 +419,16 @@ describe('over HTTP', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     const staff = { id: user.id, email: user.email, name: 'Ada Staff', role: 'OWNER' };
-    const store = { id: storeId, name: expect.any(String), plan: 'PRO' };
+    const store = {
+      id: storeId,
+      name: expect.any(String),
+      plan: 'PRO',
+      apiAccess: true,
+      canAccessWebhooks: true,
+    };
     const expiresAt = new Date(server.clock.now.getTime() + SESSION_TTL_MS).toISOString();
+    // An owner holds every right; the session says so in the shape of key scopes.
+    const rights = toScopeObjects(allScopePairs());
     expect(body).toEqual({
       success: true,
       data: { token: expect.stringMatching(SESSION_TOKEN_PATTERN), expiresAt, staff, store },
@@ -429,7 +438,7 @@ describe('over HTTP', () => {
     for (const init of [bearer(token), { headers: { cookie: `theme=dark; tt_session=${token}` } }]) {
       const session = await server.request('/api/v1/auth/session', init);
       expect(session.status).toBe(200);
-      expect(await session.json()).toEqual({ success: true, data: { staff, store, expiresAt } });
+      expect(await session.json()).toEqual({ success: true, data: { staff, store, expiresAt, rights } });
     }
 
     const out = await server.request('/api/v1/auth/logout', { method: 'POST', ...bearer(token) });

@@ -1,6 +1,9 @@
 import { Plan, StaffRole } from '../../../prisma/generated/client/enums';
+import { roleScopes } from '../../auth/roles';
+import { type ScopeObject, toScopeObjects } from '../../auth/scopes';
 import type { LoginResult, SessionStaff, SessionStore } from '../../auth/sessions';
-import { builder } from '../../builder';
+import { builder, listSize } from '../../builder';
+import { planFeatures } from '../stores/plans';
 import { currentSession, signIn, signOut } from './service';
 
 /*
@@ -28,6 +31,14 @@ const SessionStoreRef = builder.objectRef<SessionStore>('SessionStore').implemen
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     plan: t.field({ type: PlanEnum, resolve: (store) => store.plan }),
+    apiAccess: t.boolean({
+      description: 'Whether the plan includes API keys',
+      resolve: (store) => planFeatures[store.plan].apiAccess,
+    }),
+    canAccessWebhooks: t.boolean({
+      description: 'Whether the plan includes webhooks',
+      resolve: (store) => planFeatures[store.plan].canAccessWebhooks,
+    }),
   }),
 });
 
@@ -45,12 +56,26 @@ const LoginResultRef = builder.objectRef<LoginResult>('LoginResult').implement({
 
 type SessionInfo = { staff: SessionStaff; store: SessionStore; expiresAt: Date };
 
+const RightRef = builder.objectRef<ScopeObject>('SessionRight').implement({
+  description: 'A (resource, actions) pair the session holds, in the shape of a key scope',
+  fields: (t) => ({
+    resource: t.exposeString('resource'),
+    actions: t.exposeStringList('actions'),
+  }),
+});
+
 const SessionInfoRef = builder.objectRef<SessionInfo>('SessionInfo').implement({
   description: 'The current dashboard session',
   fields: (t) => ({
     staff: t.field({ type: SessionStaffRef, resolve: (info) => info.staff }),
     store: t.field({ type: SessionStoreRef, resolve: (info) => info.store }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    rights: t.field({
+      type: [RightRef],
+      description: 'What this session may do: the staff member\'s role\'s scopes (README "Authentication")',
+      resolve: (info) => toScopeObjects([...roleScopes(info.staff.role)]),
+      extensions: listSize(21),
+    }),
   }),
 });
 

@@ -1,0 +1,81 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
+import { type ApiError, fromEnvelope } from './errors';
+
+export interface Session {
+  staff: { id: string; email: string; name: string; role: 'OWNER' | 'ADMIN' | 'STAFF' };
+  store: { id: string; name: string; plan: 'FREE' | 'STARTER' | 'PRO' | 'SCALE' };
+  expiresAt: string;
+}
+
+interface SessionState {
+  /** undefined while asking the service, null when nobody is signed in. */
+  session: Session | null | undefined;
+  signIn(email: string, password: string): Promise<ApiError | null>;
+  signOut(): Promise<void>;
+  /** The service said the session is over (expired, signed out elsewhere): back to sign-in. */
+  expired(): void;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+async function rest(method: string, path: string, body?: unknown) {
+  const res = await fetch(`/api/v1${path}`, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = res.status === 204 ? null : await res.json().catch(() => null);
+  return { res, json };
+}
+
+/** The signed-in staff member, from `GET /auth/session`; sign-in and sign-out through `/auth/*`. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+
+  const load = useCallback(async () => {
+    const { res, json } = await rest('GET', '/auth/session').catch(() => ({ res: null, json: null }));
+    setSession(res?.ok ? (json as { data: Session }).data : null);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const value: SessionState = {
+    session,
+    async signIn(email, password) {
+      const { res, json } = await rest('POST', '/auth/login', { email, password });
+      if (!res.ok) return fromEnvelope(json, res.status);
+      await load();
+      return null;
+    },
+    async signOut() {
+      await rest('POST', '/auth/logout').catch(() => {});
+      setSession(null);
+    },
+    expired: () => setSession(null),
+  };
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const state = useContext(SessionContext);
+  if (!state) throw new Error('useSession outside SessionProvider');
+  return state;
+}
+
+/** Whether the signed-in role holds a right, by the same table as the API (README "Authentication"). */
+export function can(session: Session, resource: string, action: 'READ' | 'WRITE' | 'UPDATE' | 'DELETE') {
+  if (session.staff.role !== 'STAFF') return true;
+  const staff: Record<string, string[]> = {
+    ANALYTICS: ['READ'],
+    CATEGORIES: ['READ'],
+    CUSTOMERS: ['READ', 'WRITE', 'UPDATE'],
+    ORDERS: ['READ', 'WRITE', 'UPDATE'],
+    PRODUCTS: ['READ', 'WRITE', 'UPDATE'],
+    REVIEWS: ['READ'],
+  };
+  return staff[resource]?.includes(action) ?? false;
+}
+
+export const apiAccess = (session: Session) => session.store.plan === 'PRO' || session.store.plan === 'SCALE';
