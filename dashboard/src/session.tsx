@@ -1,10 +1,18 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { type ApiError, fromEnvelope } from './errors';
 
 export interface Session {
   staff: { id: string; email: string; name: string; role: 'OWNER' | 'ADMIN' | 'STAFF' };
-  store: { id: string; name: string; plan: 'FREE' | 'STARTER' | 'PRO' | 'SCALE' };
+  store: {
+    id: string;
+    name: string;
+    plan: 'FREE' | 'STARTER' | 'PRO' | 'SCALE';
+    apiAccess: boolean;
+    canAccessWebhooks: boolean;
+  };
   expiresAt: string;
+  /** The role's rights, from the API (the one table is the server's). */
+  rights: Array<{ resource: string; actions: string[] }>;
 }
 
 interface SessionState {
@@ -41,20 +49,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void load();
   }, [load]);
 
-  const value: SessionState = {
-    session,
-    async signIn(email, password) {
+  const signIn = useCallback(
+    async (email: string, password: string) => {
       const { res, json } = await rest('POST', '/auth/login', { email, password });
       if (!res.ok) return fromEnvelope(json, res.status);
       await load();
       return null;
     },
-    async signOut() {
-      await rest('POST', '/auth/logout').catch(() => {});
-      setSession(null);
-    },
-    expired: () => setSession(null),
-  };
+    [load],
+  );
+  const signOut = useCallback(async () => {
+    await rest('POST', '/auth/logout').catch(() => {});
+    setSession(null);
+  }, []);
+  const expired = useCallback(() => setSession(null), []);
+  const value = useMemo(() => ({ session, signIn, signOut, expired }), [session, signIn, signOut, expired]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
@@ -64,18 +73,6 @@ export function useSession(): SessionState {
   return state;
 }
 
-/** Whether the signed-in role holds a right, by the same table as the API (README "Authentication"). */
-export function can(session: Session, resource: string, action: 'READ' | 'WRITE' | 'UPDATE' | 'DELETE') {
-  if (session.staff.role !== 'STAFF') return true;
-  const staff: Record<string, string[]> = {
-    ANALYTICS: ['READ'],
-    CATEGORIES: ['READ'],
-    CUSTOMERS: ['READ', 'WRITE', 'UPDATE'],
-    ORDERS: ['READ', 'WRITE', 'UPDATE'],
-    PRODUCTS: ['READ', 'WRITE', 'UPDATE'],
-    REVIEWS: ['READ'],
-  };
-  return staff[resource]?.includes(action) ?? false;
-}
-
-export const apiAccess = (session: Session) => session.store.plan === 'PRO' || session.store.plan === 'SCALE';
+/** Whether the session holds a right, as the API says (`GET /auth/session`'s `rights`). */
+export const can = (session: Session, resource: string, action: 'READ' | 'WRITE' | 'UPDATE' | 'DELETE') =>
+  session.rights.some((right) => right.resource === resource && right.actions.includes(action));

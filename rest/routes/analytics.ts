@@ -9,7 +9,7 @@ export const analyticsRoutes = [
       'Orders, revenue, average order value, top products and orders and revenue per day over from…to (default: last 30 days)',
     operation: `query AnalyticsSummary($from: DateTime, $to: DateTime) {
       analyticsSummary(from: $from, to: $to) {
-        from to currency ordersCount paidOrdersCount revenueAmount averageOrderValueAmount
+        from to currency ordersCount newCustomersCount paidOrdersCount revenueAmount averageOrderValueAmount
         byStatus { pending paid fulfilled cancelled }
         topProducts { productId name quantity revenueAmount }
         daily { date ordersCount revenueAmount }

@@ -71,6 +71,7 @@ describe('GET /api/v1/analytics/summary', () => {
       to: '2026-10-10T00:00:00.000Z',
       currency: 'USD',
       ordersCount: 4,
+      newCustomersCount: 0,
       paidOrdersCount: 2,
       revenueAmount: 18_000,
       averageOrderValueAmount: 9_000,

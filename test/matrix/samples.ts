@@ -232,6 +232,7 @@ export function graphqlOnlySamplesFor(db: Db, storeId: string): Record<string, (
       query: 'query($id: ID!) { review(id: $id) { id } }',
       variables: { id: await review() },
     }),
+    webhookEventTypes: async () => ({ query: '{ webhookEventTypes }' }),
     webhookDelivery: async () => ({
       query: 'query($id: ID!) { webhookDelivery(id: $id) { id status } }',
       variables: { id: await delivery() },

@@ -42,6 +42,7 @@ const SummaryRef = builder.objectRef<AnalyticsSummary>('AnalyticsSummary').imple
     to: t.expose('to', { type: 'DateTime' }),
     currency: t.exposeString('currency'),
     ordersCount: t.exposeInt('ordersCount'),
+    newCustomersCount: t.exposeInt('newCustomersCount', { description: 'Customers created in the range' }),
     paidOrdersCount: t.exposeInt('paidOrdersCount'),
     revenueAmount: t.field({ type: 'Long', resolve: (s) => s.revenueAmount }),
     averageOrderValueAmount: t.field({ type: 'Long', resolve: (s) => s.averageOrderValueAmount }),

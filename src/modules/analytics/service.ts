@@ -26,13 +26,13 @@ function resolveRange(ctx: Context, range: SummaryRange) {
 
 /**
  * Orders, revenue, average order value, top products and orders and revenue per day (in the store's
- * time zone) over [from, to) by order creation time, computed in SQL (three aggregate queries,
+ * time zone) over [from, to) by order creation time, and the customers new in it, computed in SQL (four aggregate queries,
  * whatever the number of orders).
  */
 export async function analyticsSummary(ctx: Context, range: SummaryRange) {
   const storeId = storeIdOf(ctx);
   const { from, to } = resolveRange(ctx, range);
-  const [totals, top, store, days] = await Promise.all([
+  const [totals, top, store, days, newCustomers] = await Promise.all([
     ctx.prisma.$queryRaw<
       Array<{
         orders: bigint;
@@ -80,6 +80,7 @@ export async function analyticsSummary(ctx: Context, range: SummaryRange) {
        AND date_trunc('day', (o."createdAt" AT TIME ZONE 'UTC') AT TIME ZONE zone.timezone) = d.day
       GROUP BY d.day
       ORDER BY d.day`,
+    ctx.prisma.customer.count({ where: { storeId, createdAt: { gte: from, lt: to } } }),
   ]);
   const row = totals[0];
   const paidOrders = Number(row?.paid ?? 0);
@@ -89,6 +90,7 @@ export async function analyticsSummary(ctx: Context, range: SummaryRange) {
     to,
     currency: store.currency,
     ordersCount: Number(row?.orders ?? 0),
+    newCustomersCount: newCustomers,
     paidOrdersCount: paidOrders,
     revenueAmount: revenue,
     averageOrderValueAmount: paidOrders === 0 ? 0 : Math.round(revenue / paidOrders),

@@ -1,6 +1,7 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
 import { builder, listSize, requireScope, type Types } from '../../builder';
+import { eventTypes } from '../events/catalog';
 import { idempotencyArg } from '../idempotency-arg';
 import { pageArgs, pageType } from '../pagination/schema';
 import { deliverySortFields, getDelivery, listDeliveries, replayExhausted, testEndpoint } from './deliveries';
@@ -127,6 +128,12 @@ const UpdateInput = builder.inputType('UpdateWebhookEndpointInput', {
 const idArg = (arg: ArgBuilder<BuilderTypes>) => arg.id({ required: true });
 
 builder.queryFields((t) => ({
+  webhookEventTypes: t.stringList({
+    description: 'The event types an endpoint may subscribe to (`*` subscribes to all of them)',
+    authScopes: requireScope('STORE_SETTINGS', 'READ'),
+    extensions: listSize(eventTypes.length),
+    resolve: () => [...eventTypes],
+  }),
   webhookEndpoints: t.field({
     type: pageType('WebhookEndpoint', EndpointRef),
     description: 'The store’s webhook endpoints (never their secrets)',
