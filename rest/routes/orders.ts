@@ -13,10 +13,10 @@ export const orderRoutes = [
     path: '/order/vendor',
     tag,
     summary:
-      'List orders (q on number or e-mail, status, from (inclusive) and to (exclusive) on createdAt; sortBy createdAt, number or totalAmount)',
+      'List orders (q on number or e-mail, status, customerId, from (inclusive) and to (exclusive) on createdAt; sortBy createdAt, number or totalAmount)',
     operation: `query ListOrders($page: Int, $limit: Int, $q: String, $status: OrderStatus, $from: DateTime, $to: DateTime,
-        $sortBy: OrderSortField, $sortDirection: SortDirection) {
-      orders(page: $page, limit: $limit, q: $q, status: $status, from: $from, to: $to, sortBy: $sortBy,
+        $customerId: ID, $sortBy: OrderSortField, $sortDirection: SortDirection) {
+      orders(page: $page, limit: $limit, q: $q, status: $status, from: $from, to: $to, customerId: $customerId, sortBy: $sortBy,
           sortDirection: $sortDirection) {
         items { ${orderFields} }
         ${PAGINATION_SELECTION}

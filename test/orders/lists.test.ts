@@ -147,6 +147,13 @@ describe('GET /order/vendor', () => {
     expect(await numbersOf(`?from=${from}&status=pending&q=erin`)).toEqual([1006]);
   });
 
+  it('filters by customerId: the orders of one customer, not those of a similar e-mail', async () => {
+    const customerId = (await server.prisma.order.findUniqueOrThrow({ where: { id: ids.get(1001) } }))
+      .customerId as string;
+    expect(await numbersOf(`?customerId=${customerId}`)).toEqual([1001]);
+    expect(await numbersOf('?customerId=nobody')).toEqual([]);
+  });
+
   it('pages with correct totals, past the end too', async () => {
     const res = await api.send('GET', '/order/vendor?limit=4&page=2&sortBy=number&sortDirection=asc');
     const json = await res.json();
@@ -271,5 +278,25 @@ describe('orders over GraphQL', () => {
       other.key,
     );
     expect(foreign.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('says which transitions each order may take now, from its status', async () => {
+    const json = await api.gql(
+      '{ orders(sortBy: number, sortDirection: asc) { items { number allowedTransitions } } }',
+    );
+    const allowed = Object.fromEntries(
+      json.data.orders.items.map((o: { number: number; allowedTransitions: string[] }) => [
+        o.number,
+        o.allowedTransitions,
+      ]),
+    );
+    expect(allowed).toEqual({
+      1001: ['pay', 'cancel'],
+      1002: ['fulfill', 'cancel'],
+      1003: [],
+      1004: [],
+      1005: ['fulfill', 'cancel'],
+      1006: ['pay', 'cancel'],
+    });
   });
 });

@@ -14,13 +14,17 @@ import {
   orderItemOrder,
   orderSortFields,
 } from './service';
-import { cancelOrder, fulfillOrder, payOrder } from './transitions';
+import { cancelOrder, fulfillOrder, orderTransitionNames, payOrder, transitionsFrom } from './transitions';
 
 const OrderStatusEnum = builder.enumType('OrderStatus', {
   description: 'pending → paid → fulfilled; pending or paid → cancelled',
   values: orderStatuses,
 });
 const OrderSortFieldEnum = builder.enumType('OrderSortField', { values: orderSortFields });
+const OrderTransitionEnum = builder.enumType('OrderTransition', {
+  description: 'pay (payOrder), fulfill (fulfillOrder), cancel (cancelOrder)',
+  values: orderTransitionNames,
+});
 
 export const OrderItemRef = builder.prismaObject('OrderItem', {
   description: 'A line of an order: name, sku and unit price as they were when the order was placed',
@@ -57,6 +61,12 @@ export const OrderRef = builder.prismaObject('Order', {
     id: t.exposeID('id'),
     number: t.exposeInt('number', { description: 'Sequential per store, from 1001' }),
     status: t.expose('status', { type: OrderStatusEnum }),
+    allowedTransitions: t.field({
+      type: [OrderTransitionEnum],
+      description: 'What may happen to the order now, from its status: the buttons a client offers',
+      select: { status: true },
+      resolve: (order) => transitionsFrom(order.status),
+    }),
     email: t.exposeString('email'),
     customerId: t.exposeString('customerId', { nullable: true }),
     customer: t.relation('customer', { type: OrderCustomerRef, nullable: true }),
@@ -95,6 +105,7 @@ const filterArgs = (arg: ArgBuilder<BuilderTypes>) => ({
   status: arg({ type: OrderStatusEnum }),
   from: arg({ type: 'DateTime', description: 'Created at or after this time (inclusive)' }),
   to: arg({ type: 'DateTime', description: 'Created before this time (exclusive)' }),
+  customerId: arg.id({ description: 'Orders of this customer' }),
 });
 
 const toFilter = (args: {
@@ -102,7 +113,14 @@ const toFilter = (args: {
   status?: OrderStatus | null;
   from?: Date | null;
   to?: Date | null;
-}): OrderFilter => ({ q: args.q, status: args.status, from: args.from, to: args.to });
+  customerId?: string | null;
+}): OrderFilter => ({
+  q: args.q,
+  status: args.status,
+  from: args.from,
+  to: args.to,
+  customerId: args.customerId,
+});
 
 builder.queryFields((t) => ({
   orders: t.field({

@@ -17,6 +17,8 @@ export interface OrderFilter {
   from?: Date | null;
   /** createdAt < to (exclusive). */
   to?: Date | null;
+  /** The orders of one customer. */
+  customerId?: string | null;
 }
 
 /** A Prisma selection from Pothos (`{ include }` or `{ select }`), merged into the service's queries. */
@@ -42,6 +44,7 @@ function orderWhere(storeId: string, filter: OrderFilter): Prisma.OrderWhereInpu
   return {
     storeId,
     ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.customerId ? { customerId: filter.customerId } : {}),
     ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}),
     ...(q
       ? {

@@ -49,6 +49,12 @@ const transitions = {
 
 type Transition = (typeof transitions)[keyof typeof transitions];
 
+export const orderTransitionNames = Object.keys(transitions) as Array<keyof typeof transitions>;
+
+/** The transitions an order in `status` may take now (the table above, for clients that show buttons). */
+export const transitionsFrom = (status: OrderStatus) =>
+  orderTransitionNames.filter((name) => (transitions[name].from as readonly OrderStatus[]).includes(status));
+
 /**
  * Moves the order with one conditional update (`status IN (allowed)`), so of concurrent requests
  * exactly one wins; the others see the new status and get the 409 naming it (`details`: status).
