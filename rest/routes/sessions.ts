@@ -2,7 +2,7 @@ import { route } from '../route';
 
 const tag = 'Sessions';
 const sessionFields =
-  'staff { id email name role } store { id name plan apiAccess canAccessWebhooks } expiresAt';
+  'staff { id email name role } store { id name plan currency timezone apiAccess canAccessWebhooks } expiresAt';
 
 export const sessionRoutes = [
   route({

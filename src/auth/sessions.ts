@@ -51,6 +51,8 @@ export interface SessionStore {
   id: string;
   name: string;
   plan: Plan;
+  currency: string;
+  timezone: string;
 }
 
 export interface LoginResult {
@@ -79,7 +81,11 @@ export async function login(
   const user = email
     ? await prisma.staffUser.findUnique({
         where: { email },
-        include: { store: { select: { id: true, name: true, plan: true, status: true } } },
+        include: {
+          store: {
+            select: { id: true, name: true, plan: true, status: true, currency: true, timezone: true },
+          },
+        },
       })
     : null;
   const passwordMatches = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
@@ -158,7 +164,13 @@ export async function login(
       scopes: roleScopes(user.role),
     },
     staff: { id: user.id, email: user.email, name: user.name, role: user.role },
-    store: { id: user.store.id, name: user.store.name, plan: user.store.plan },
+    store: {
+      id: user.store.id,
+      name: user.store.name,
+      plan: user.store.plan,
+      currency: user.store.currency,
+      timezone: user.store.timezone,
+    },
   };
 }
 

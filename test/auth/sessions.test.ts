@@ -101,7 +101,13 @@ describe('login', () => {
       scopes: roleScopes('OWNER'),
     });
     expect(result.staff).toEqual({ id: user.id, email: user.email, name: 'Ada Staff', role: 'OWNER' });
-    expect(result.store).toEqual({ id: storeId, name: expect.any(String), plan: 'PRO' });
+    expect(result.store).toEqual({
+      id: storeId,
+      name: expect.any(String),
+      plan: 'PRO',
+      currency: 'USD',
+      timezone: 'UTC',
+    });
 
     const session = await server.prisma.session.findUniqueOrThrow({
       where: { id: result.session.sessionId },
@@ -423,6 +429,8 @@ describe('over HTTP', () => {
       id: storeId,
       name: expect.any(String),
       plan: 'PRO',
+      currency: 'USD',
+      timezone: 'UTC',
       apiAccess: true,
       canAccessWebhooks: true,
     };

@@ -31,6 +31,10 @@ const SessionStoreRef = builder.objectRef<SessionStore>('SessionStore').implemen
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     plan: t.field({ type: PlanEnum, resolve: (store) => store.plan }),
+    currency: t.exposeString('currency', {
+      description: 'ISO 4217; amounts of the store are in its minor units',
+    }),
+    timezone: t.exposeString('timezone', { description: 'IANA time zone; analytics days are its days' }),
     apiAccess: t.boolean({
       description: 'Whether the plan includes API keys',
       resolve: (store) => planFeatures[store.plan].apiAccess,

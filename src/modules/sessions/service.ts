@@ -67,7 +67,7 @@ export async function currentSession(ctx: Context) {
     select: {
       expiresAt: true,
       staffUser: { select: { id: true, email: true, name: true, role: true } },
-      store: { select: { id: true, name: true, plan: true } },
+      store: { select: { id: true, name: true, plan: true, currency: true, timezone: true } },
     },
   });
   if (!session) throw notFound('Session');
