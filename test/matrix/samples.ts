@@ -233,6 +233,7 @@ export function graphqlOnlySamplesFor(db: Db, storeId: string): Record<string, (
       variables: { id: await review() },
     }),
     webhookEventTypes: async () => ({ query: '{ webhookEventTypes }' }),
+    webhookEndpointLimit: async () => ({ query: '{ webhookEndpointLimit }' }),
     webhookDelivery: async () => ({
       query: 'query($id: ID!) { webhookDelivery(id: $id) { id status } }',
       variables: { id: await delivery() },

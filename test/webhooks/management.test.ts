@@ -206,6 +206,9 @@ describe('webhook endpoint management (REST, spec 4.2)', () => {
     const sixth = await create(key);
     expect(sixth.res.status).toBe(409);
     expect(sixth.json.code).toBe('WEBHOOK_ENDPOINT_LIMIT_REACHED');
+    // Clients can show the limit without knowing it.
+    const limit = await (await server.graphql('{ webhookEndpointLimit }', {}, key)).json();
+    expect(limit.data.webhookEndpointLimit).toBe(5);
   });
 
   it('needs STORE_SETTINGS with the action of each operation', async () => {

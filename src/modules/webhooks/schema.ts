@@ -5,6 +5,7 @@ import { eventTypes } from '../events/catalog';
 import { idempotencyArg } from '../idempotency-arg';
 import { pageArgs, pageType } from '../pagination/schema';
 import { deliverySortFields, getDelivery, listDeliveries, replayExhausted, testEndpoint } from './deliveries';
+import { MAX_ENDPOINTS_PER_STORE } from './input';
 import { resendDelivery } from './resend';
 import {
   createEndpoint,
@@ -133,6 +134,12 @@ builder.queryFields((t) => ({
     authScopes: requireScope('STORE_SETTINGS', 'READ'),
     extensions: listSize(eventTypes.length),
     resolve: () => [...eventTypes],
+  }),
+  webhookEndpointLimit: t.int({
+    description:
+      'How many endpoints a store may have; creating one more is 409 WEBHOOK_ENDPOINT_LIMIT_REACHED',
+    authScopes: requireScope('STORE_SETTINGS', 'READ'),
+    resolve: () => MAX_ENDPOINTS_PER_STORE,
   }),
   webhookEndpoints: t.field({
     type: pageType('WebhookEndpoint', EndpointRef),
