@@ -27,6 +27,27 @@ export async function listDeliveries(
   );
 }
 
+/** How far back `consecutiveFailures` looks: enough to say "many", bounded for an endpoint with years of history. */
+export const CONSECUTIVE_FAILURES_CAP = 100;
+
+/**
+ * The endpoint's newest attempted deliveries (not pending) up to its last successful one whose last
+ * attempt failed: failing now or exhausted. Read from the (endpointId, createdAt, id) index, at most
+ * CONSECUTIVE_FAILURES_CAP rows, rather than kept as a counter the delivery hot path would update.
+ */
+export async function consecutiveFailures(ctx: Context, endpointId: string): Promise<number> {
+  const [row] = await ctx.prisma.$queryRaw<[{ failures: number }]>`
+    WITH recent AS (
+      SELECT status, row_number() OVER () AS n
+        FROM (SELECT status FROM "WebhookDelivery"
+               WHERE "endpointId" = ${endpointId} AND status <> 'pending'
+               ORDER BY "createdAt" DESC, id DESC LIMIT ${CONSECUTIVE_FAILURES_CAP}) AS newest
+    )
+    SELECT coalesce((SELECT min(n) - 1 FROM recent WHERE status = 'success'), (SELECT count(*) FROM recent))::int
+      AS failures`;
+  return row.failures;
+}
+
 export async function getDelivery(ctx: Context, id: string) {
   const storeId = assertWebhookAccess(ctx);
   const delivery = await ctx.prisma.webhookDelivery.findFirst({ where: { id, storeId } });

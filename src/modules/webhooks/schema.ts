@@ -4,7 +4,15 @@ import { builder, listSize, requireScope, type Types } from '../../builder';
 import { eventTypes } from '../events/catalog';
 import { idempotencyArg } from '../idempotency-arg';
 import { pageArgs, pageType } from '../pagination/schema';
-import { deliverySortFields, getDelivery, listDeliveries, replayExhausted, testEndpoint } from './deliveries';
+import {
+  CONSECUTIVE_FAILURES_CAP,
+  consecutiveFailures,
+  deliverySortFields,
+  getDelivery,
+  listDeliveries,
+  replayExhausted,
+  testEndpoint,
+} from './deliveries';
 import { MAX_ENDPOINTS_PER_STORE } from './input';
 import { resendDelivery } from './resend';
 import {
@@ -44,6 +52,10 @@ function endpointFields<Shape extends WebhookEndpoint>(
     updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
     disabledAt: t.field({ type: 'DateTime', nullable: true, resolve: (e) => e.disabledAt }),
     disabledReason: t.string({ nullable: true, resolve: (e) => e.disabledReason }),
+    consecutiveFailures: t.int({
+      description: `Newest deliveries, back to the last successful one, whose last attempt failed (counted up to ${CONSECUTIVE_FAILURES_CAP})`,
+      resolve: (e, _args, ctx) => consecutiveFailures(ctx, e.id),
+    }),
   };
 }
 
