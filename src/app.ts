@@ -11,6 +11,7 @@ import { AppError, classifyError } from './errors';
 import { createPipeline } from './graphql/pipeline';
 import { useOperationMetrics } from './graphql/plugins/metrics';
 import { corsFor } from './http/cors';
+import { dashboardRouter } from './http/dashboard';
 import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
 import { requestState } from './http/request-state';
@@ -30,7 +31,7 @@ export interface AppDeps {
 
 /**
  * Assembles the HTTP app: the three doors (/graphql, /api/v1, /mcp) on one execution pipeline, CORS
- * once in front of them, health and metrics. Listening is main.ts's job.
+ * once in front of them, health and metrics, and the store dashboard at `/`. Listening is main.ts's job.
  */
 export function createApp(deps: AppDeps): Express {
   const { config } = deps;
@@ -100,6 +101,8 @@ export function createApp(deps: AppDeps): Express {
   // After the doors, which most requests are for: express tries its layers in order.
   app.get('/metrics', metrics.serve);
   app.use(healthRouter({ prisma: services.prisma, redis: deps.redis }));
+  // The store dashboard at `/` and its deep links: the last thing before the JSON 404.
+  app.use(dashboardRouter());
 
   // Whatever no door answered, and any error that escaped one, still gets the JSON error envelope.
   app.use((req, res) => {

@@ -7,6 +7,8 @@ export interface Session {
     id: string;
     name: string;
     plan: 'FREE' | 'STARTER' | 'PRO' | 'SCALE';
+    currency: string;
+    timezone: string;
     apiAccess: boolean;
     canAccessWebhooks: boolean;
   };
@@ -76,3 +78,6 @@ export function useSession(): SessionState {
 /** Whether the session holds a right, as the API says (`GET /auth/session`'s `rights`). */
 export const can = (session: Session, resource: string, action: 'READ' | 'WRITE' | 'UPDATE' | 'DELETE') =>
   session.rights.some((right) => right.resource === resource && right.actions.includes(action));
+
+/** Whether the store's plan includes API keys, as the API says. */
+export const apiAccessOf = (session: Session) => session.store.apiAccess;

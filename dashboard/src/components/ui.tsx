@@ -66,6 +66,7 @@ export function Pager(props: {
   onPage: (page: number) => void;
   label: string;
 }) {
+  if (props.lastPage <= 1) return <p className="pager muted">{props.total} in all</p>;
   return (
     <nav className="pager" aria-label={`${props.label} pages`}>
       <button type="button" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
@@ -115,25 +116,31 @@ export function Dialog(props: {
 /** A button that asks first; `confirm` is what the dialog's own button says. */
 export function ConfirmButton(props: {
   label: string;
+  /** The button's accessible name when its text alone is ambiguous ("Delete" on every row). */
+  name?: string;
   title: string;
   body: ReactNode;
   confirm: string;
   danger?: boolean;
+  /** Answers false to keep the dialog open (the action failed; `children` shows why). */
   onConfirm: () => Promise<unknown> | unknown;
+  children?: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
   return (
     <Dialog
       open={open}
       onOpenChange={setOpen}
       title={props.title}
       trigger={
-        <button type="button" className={props.danger ? 'danger' : undefined}>
+        <button type="button" className={props.danger ? 'danger' : undefined} aria-label={props.name}>
           {props.label}
         </button>
       }
     >
       <div>{props.body}</div>
+      {props.children}
       <div className="actions">
         <button type="button" onClick={() => setOpen(false)}>
           Cancel
@@ -141,9 +148,12 @@ export function ConfirmButton(props: {
         <button
           type="button"
           className={props.danger ? 'danger' : 'primary'}
+          disabled={busy}
           onClick={async () => {
-            await props.onConfirm();
-            setOpen(false);
+            setBusy(true);
+            const done = await props.onConfirm();
+            setBusy(false);
+            if (done !== false) setOpen(false);
           }}
         >
           {props.confirm}
@@ -158,7 +168,7 @@ export function SecretOnce({ label, secret }: { label: string; secret: string })
   const id = useId();
   const [copied, setCopied] = useState(false);
   return (
-    <section className="secret" aria-label={label}>
+    <div className="secret">
       <label htmlFor={id}>{label}</label>
       <div className="row">
         <input id={id} readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
@@ -173,16 +183,20 @@ export function SecretOnce({ label, secret }: { label: string; secret: string })
         </button>
       </div>
       <p className="warning">Copy it now: it will not be shown again.</p>
-    </section>
+    </div>
   );
 }
 
 /** Integer minor units in their currency (2 decimals for USD, none for JPY). */
-export function Money({ amount, currency }: { amount: number; currency: string }) {
+export function formatMoney(amount: number, currency: string) {
   const format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return <>{format.format(amount / 10 ** digits)}</>;
+  return format.format(amount / 10 ** digits);
 }
+
+export const Money = ({ amount, currency }: { amount: number; currency: string }) => (
+  <>{formatMoney(amount, currency)}</>
+);
 
 export function When({ at }: { at: string | null | undefined }) {
   if (!at) return <span className="muted">—</span>;

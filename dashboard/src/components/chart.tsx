@@ -1,0 +1,104 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface Series {
+  label: string;
+  values: number[];
+  /** Axis side: 'left' (default) or 'right', for a second unit (revenue beside counts). */
+  axis?: 'left' | 'right';
+}
+
+const COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2'];
+
+/**
+ * A line chart of daily values (uPlot: small, canvas, no dependencies) with its text alternative:
+ * the same numbers as a table, for screen readers and anyone who wants them.
+ */
+export function DailyChart(props: {
+  title: string;
+  days: string[];
+  series: Series[];
+  format?: (n: number) => string;
+}) {
+  const holder = useRef<HTMLDivElement>(null);
+  const { days, series, format } = props;
+  useEffect(() => {
+    const element = holder.current;
+    if (!element || days.length === 0) return;
+    const right = series.some((s) => s.axis === 'right');
+    const chart = new uPlot(
+      {
+        width: Math.max(320, element.clientWidth || 640),
+        height: 220,
+        scales: { x: { time: false }, ...(right ? { right: { auto: true } } : {}) },
+        axes: [
+          { values: (_u, ticks) => ticks.map((t) => days[Math.round(t)]?.slice(5) ?? '') },
+          { size: 50 },
+          ...(right
+            ? [
+                {
+                  side: 1,
+                  scale: 'right',
+                  size: 80,
+                  grid: { show: false },
+                  values: (_u: uPlot, ticks: number[]) => ticks.map((t) => (format ? format(t) : String(t))),
+                },
+              ]
+            : []),
+        ],
+        series: [
+          { label: 'Day', value: (_u, index) => (index == null ? '' : (days[Math.round(index)] ?? '')) },
+          ...series.map((s, i) => ({
+            label: s.label,
+            stroke: COLORS[i % COLORS.length],
+            width: 2,
+            ...(s.axis === 'right'
+              ? {
+                  scale: 'right',
+                  value: (_u: uPlot, v: number | null) =>
+                    v == null || !format ? String(v ?? '') : format(v),
+                }
+              : {}),
+          })),
+        ],
+      },
+      [days.map((_d, i) => i), ...series.map((s) => s.values)],
+      element,
+    );
+    return () => chart.destroy();
+  }, [days, series, format]);
+  return (
+    <figure className="chart">
+      <figcaption>{props.title}</figcaption>
+      <div ref={holder} aria-hidden="true" />
+      <details>
+        <summary>{props.title} as a table</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              {series.map((s) => (
+                <th scope="col" key={s.label}>
+                  {s.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((day, i) => (
+              <tr key={day}>
+                <th scope="row">{day}</th>
+                {series.map((s) => (
+                  <td key={s.label}>
+                    {props.format && s.axis === 'right' ? props.format(s.values[i] ?? 0) : s.values[i]}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}
