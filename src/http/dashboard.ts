@@ -63,6 +63,8 @@ export function dashboardRouter(dir = DASHBOARD_DIR): Router {
   );
   const page: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
     if (!isAppPath(req.path) || !req.accepts('html')) return next();
+    // One metrics label for every page of the app, never the raw path.
+    req.state.route = 'dashboard';
     pageHeaders(res);
     res.setHeader('cache-control', 'no-cache');
     if (!index) return res.status(503).type('html').send(NOT_BUILT);

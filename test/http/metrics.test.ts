@@ -31,11 +31,15 @@ describe('GET /metrics', () => {
     await server.request('/api/v1/category', { key });
     await server.request('/api/v1/category/cat_doesnotexist', { key });
     await server.request('/api/v1/category/cat_another', { key });
-    await server.request('/no/such/path');
+    await server.request('/no/such/path', { headers: { accept: 'application/json' } });
+    await server.request('/keys/key_123', { headers: { accept: 'text/html' } });
     const text = await scrape();
     expect(text).toContain('http_requests_total{method="GET",route="/api/v1/category",status="200"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/api/v1/category/{id}",status="404"} 2');
     expect(text).toContain('http_requests_total{method="GET",route="other",status="404"} 1');
+    // The dashboard's deep links are one label too.
+    expect(text).toContain('http_requests_total{method="GET",route="dashboard",status="200"} 1');
+    expect(text).not.toContain('key_123');
     expect(text).not.toContain('cat_doesnotexist');
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/category"\} 1/);
   });
