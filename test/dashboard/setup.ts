@@ -1,6 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import type { Plan, StaffRole } from '../../prisma/generated/client/enums';
 import { DASHBOARD_DIR } from '../../src/http/dashboard';
 import { createStaffUser } from '../../src/modules/stores/provision';
@@ -65,8 +72,9 @@ export async function inBrowser(
   browser: Browser,
   name: string,
   steps: (page: Page, context: BrowserContext) => Promise<void>,
+  options: BrowserContextOptions = {},
 ) {
-  const context = await browser.newContext();
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   try {
