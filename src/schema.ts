@@ -13,6 +13,7 @@ import './modules/sessions/schema';
 import './modules/staff/schema';
 import './modules/store-settings/schema';
 import './modules/webhooks/schema';
+import './modules/node';
 
 export const schema = builder.toSchema();
 

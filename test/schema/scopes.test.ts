@@ -13,6 +13,8 @@ const publicFields: Record<string, string> = {
   'Mutation.login': 'signing in needs no credential yet',
   'Mutation.logout': 'a dashboard session ends itself; a session carries a role, not scopes',
   'Query.session': 'a dashboard session reads itself; a session carries a role, not scopes',
+  'Query.node':
+    "its pair depends on the id's type: the resolver checks that type's own lookup pair (test/graphql/lookups.test.ts)",
 };
 
 const rootTypes = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(

@@ -2,6 +2,7 @@ import type { ApiKey } from '../../../prisma/generated/client/client';
 import { scopeActions, scopeResources, toScopeObjects } from '../../auth/scopes';
 import { builder, requireScope, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
 import { pageArgs, pageType } from '../pagination/schema';
 import { environments } from './input';
 import {
@@ -166,6 +167,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => listApiKeys(ctx, args),
   }),
   apiKey: t.field({
+    ...lookup('API key'),
     type: ApiKeyRef,
     authScopes: requireScope('API_KEYS', 'READ'),
     args: { keyId: t.arg.id({ required: true }) },

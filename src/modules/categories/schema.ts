@@ -1,8 +1,11 @@
 import { builder, cacheableRead, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
+import { NodeRef } from '../node-interface';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import {
   categorySortFields,
+  countCategories,
   createCategory,
   deleteCategory,
   findCategoriesForConnection,
@@ -12,6 +15,7 @@ import {
 } from './service';
 
 export const CategoryRef = builder.prismaObject('Category', {
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -48,12 +52,14 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: CategorySortFieldEnum }),
         sortDirection: t.arg({ type: SortDirectionEnum }),
       },
+      totalCount: (_parent, args, ctx) => countCategories(ctx, args),
       resolve: (query, _root, args, ctx) => findCategoriesForConnection(ctx, query, args),
     },
     { name: 'CategoryConnection' },
     { name: 'CategoryEdge' },
   ),
   category: t.prismaField({
+    ...lookup('category'),
     type: 'Category',
     authScopes: requireScope('CATEGORIES', 'READ'),
     extensions: cacheableRead,

@@ -42,6 +42,10 @@ export async function listCategories(ctx: Context, args: PageArgs<CategorySortFi
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+/** How many match the filter: a Relay connection's totalCount. */
+export const countCategories = (ctx: Context, filter: CategoryFilter) =>
+  ctx.prisma.category.count({ where: categoryWhere(storeIdOf(ctx), filter) });
+
 export function findCategoriesForConnection<Q extends object>(
   ctx: Context,
   query: Q,

@@ -1,7 +1,10 @@
 import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
+import { NodeRef } from '../node-interface';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import {
+  countCoupons,
   couponSortFields,
   createCoupon,
   deleteCoupon,
@@ -17,6 +20,7 @@ export const CouponTypeEnum = builder.enumType('CouponType', {
 });
 
 export const CouponRef = builder.prismaObject('Coupon', {
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),
     code: t.exposeString('code', { description: 'Upper-case; unique in the store' }),
@@ -56,12 +60,14 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: CouponSortFieldEnum }),
         sortDirection: t.arg({ type: SortDirectionEnum }),
       },
+      totalCount: (_parent, args, ctx) => countCoupons(ctx, args),
       resolve: (query, _root, args, ctx) => findCouponsForConnection(ctx, query, args),
     },
     { name: 'CouponConnection' },
     { name: 'CouponEdge' },
   ),
   coupon: t.prismaField({
+    ...lookup('coupon'),
     type: 'Coupon',
     authScopes: requireScope('COUPONS', 'READ'),
     args: { id: t.arg.id({ required: true }) },

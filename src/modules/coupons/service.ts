@@ -35,6 +35,10 @@ export async function listCoupons(ctx: Context, args: PageArgs<CouponSortField> 
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+/** How many match the filter: a Relay connection's totalCount. */
+export const countCoupons = (ctx: Context, filter: CouponFilter) =>
+  ctx.prisma.coupon.count({ where: couponWhere(storeIdOf(ctx), filter) });
+
 export function findCouponsForConnection<Q extends object>(
   ctx: Context,
   query: Q,

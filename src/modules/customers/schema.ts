@@ -1,7 +1,10 @@
 import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
+import { NodeRef } from '../node-interface';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import {
+  countCustomers,
   createCustomer,
   customerSortFields,
   findCustomersForConnection,
@@ -12,6 +15,7 @@ import {
 import { loadCustomerStats } from './stats';
 
 export const CustomerRef = builder.prismaObject('Customer', {
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email', { description: 'Lower-case; unique in the store' }),
@@ -56,12 +60,14 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: CustomerSortFieldEnum }),
         sortDirection: t.arg({ type: SortDirectionEnum }),
       },
+      totalCount: (_parent, args, ctx) => countCustomers(ctx, args),
       resolve: (query, _root, args, ctx) => findCustomersForConnection(ctx, query, args),
     },
     { name: 'CustomerConnection' },
     { name: 'CustomerEdge' },
   ),
   customer: t.prismaField({
+    ...lookup('customer'),
     type: 'Customer',
     authScopes: requireScope('CUSTOMERS', 'READ'),
     args: { id: t.arg.id({ required: true }) },

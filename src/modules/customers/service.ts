@@ -44,6 +44,10 @@ export async function listCustomers(ctx: Context, args: PageArgs<CustomerSortFie
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+/** How many match the filter: a Relay connection's totalCount. */
+export const countCustomers = (ctx: Context, filter: CustomerFilter) =>
+  ctx.prisma.customer.count({ where: customerWhere(storeIdOf(ctx), filter) });
+
 export function findCustomersForConnection<Q extends object>(
   ctx: Context,
   query: Q,

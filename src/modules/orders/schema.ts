@@ -3,10 +3,13 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { OrderStatus } from '../../../prisma/generated/client/enums';
 import { builder, listSize, requireScope, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
+import { NodeRef } from '../node-interface';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import { MAX_ORDER_LINES, orderStatuses } from './input';
 import { placeOrder } from './place';
 import {
+  countOrders,
   findOrdersForConnection,
   getOrder,
   listOrders,
@@ -57,6 +60,7 @@ export const OrderCustomerRef = builder.prismaObject('Customer', {
 });
 
 export const OrderRef = builder.prismaObject('Order', {
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),
     number: t.exposeInt('number', { description: 'Sequential per store, from 1001' }),
@@ -153,6 +157,7 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: OrderSortFieldEnum }),
         sortDirection: t.arg({ type: SortDirectionEnum }),
       },
+      totalCount: (_parent, args, ctx) => countOrders(ctx, toFilter(args)),
       resolve: (query, _root, args, ctx) =>
         findOrdersForConnection(ctx, query, {
           ...toFilter(args),
@@ -164,6 +169,7 @@ builder.queryFields((t) => ({
     { name: 'OrderEdge' },
   ),
   order: t.prismaField({
+    ...lookup('order'),
     type: 'Order',
     authScopes: requireScope('ORDERS', 'READ'),
     args: { id: t.arg.id({ required: true }) },

@@ -76,6 +76,10 @@ export async function listOrders(
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+/** How many match the filter: a Relay connection's totalCount. */
+export const countOrders = (ctx: Context, filter: OrderFilter) =>
+  ctx.prisma.order.count({ where: orderWhere(storeIdOf(ctx), filter) });
+
 export function findOrdersForConnection<Q extends object>(
   ctx: Context,
   query: Q,

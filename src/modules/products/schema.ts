@@ -2,9 +2,12 @@ import type { ArgBuilder } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder, cacheableRead, requireScope, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
+import { NodeRef } from '../node-interface';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import { productStatuses } from './input';
 import {
+  countProducts,
   createProduct,
   deleteProduct,
   findProductsForConnection,
@@ -19,6 +22,7 @@ const ProductStatusEnum = builder.enumType('ProductStatus', { values: productSta
 const ProductSortFieldEnum = builder.enumType('ProductSortField', { values: productSortFields });
 
 export const ProductRef = builder.prismaObject('Product', {
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -100,6 +104,7 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: ProductSortFieldEnum }),
         sortDirection: t.arg({ type: SortDirectionEnum }),
       },
+      totalCount: (_parent, args, ctx) => countProducts(ctx, toFilter(args)),
       resolve: (query, _root, args, ctx) =>
         findProductsForConnection(ctx, query, {
           ...toFilter(args),
@@ -111,6 +116,7 @@ builder.queryFields((t) => ({
     { name: 'ProductEdge' },
   ),
   product: t.prismaField({
+    ...lookup('product'),
     type: 'Product',
     authScopes: requireScope('PRODUCTS', 'READ'),
     extensions: cacheableRead,

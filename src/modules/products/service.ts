@@ -76,6 +76,10 @@ export async function listProducts(
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+/** How many match the filter: a Relay connection's totalCount. */
+export const countProducts = (ctx: Context, filter: ProductFilter) =>
+  ctx.prisma.product.count({ where: productWhere(storeIdOf(ctx), filter) });
+
 export function findProductsForConnection<Q extends object>(
   ctx: Context,
   query: Q,

@@ -1,9 +1,12 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
+import { NodeRef } from '../node-interface';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import { reviewStatuses } from './input';
 import {
+  countReviews,
   deleteReview,
   findReviewsForConnection,
   getReview,
@@ -27,6 +30,7 @@ export const ReviewProductRef = builder.prismaObject('Product', {
 });
 
 export const ReviewRef = builder.prismaObject('Review', {
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),
     productId: t.exposeString('productId'),
@@ -75,6 +79,11 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: ReviewSortFieldEnum }),
         sortDirection: t.arg({ type: SortDirectionEnum }),
       },
+      totalCount: (_parent, args, ctx) =>
+        countReviews(ctx, {
+          ...args,
+          productId: args.productId == null ? args.productId : String(args.productId),
+        }),
       resolve: (query, _root, args, ctx) =>
         findReviewsForConnection(ctx, query, {
           ...args,
@@ -85,6 +94,7 @@ builder.queryFields((t) => ({
     { name: 'ReviewEdge' },
   ),
   review: t.prismaField({
+    ...lookup('review'),
     type: 'Review',
     authScopes: requireScope('REVIEWS', 'READ'),
     args: { id: t.arg.id({ required: true }) },

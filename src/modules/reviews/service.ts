@@ -56,6 +56,10 @@ export async function listReviews<Q extends object>(
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+/** How many match the filter: a Relay connection's totalCount. */
+export const countReviews = (ctx: Context, filter: ReviewFilter) =>
+  ctx.prisma.review.count({ where: reviewWhere(storeIdOf(ctx), filter) });
+
 export function findReviewsForConnection<Q extends object>(
   ctx: Context,
   query: Q,

@@ -1,8 +1,11 @@
 import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
+import { NodeRef } from '../node-interface';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import { StaffRoleEnum } from '../sessions/schema';
 import {
+  countStaff,
   findStaffForConnection,
   getStaffMember,
   inviteStaff,
@@ -15,6 +18,7 @@ import {
 
 /** A staff user of the store as the API shows it: never the password hash. */
 export const StaffMemberRef = builder.prismaObject('StaffUser', {
+  interfaces: [NodeRef],
   name: 'StaffMember',
   description: 'A staff user of the store (signs in to the dashboard with e-mail and password)',
   // Only these columns are ever loaded for the API, so the password hash is never even read.
@@ -58,12 +62,14 @@ builder.queryFields((t) => ({
         sortBy: t.arg({ type: StaffSortFieldEnum }),
         sortDirection: t.arg({ type: SortDirectionEnum }),
       },
+      totalCount: (_parent, args, ctx) => countStaff(ctx, args),
       resolve: (query, _root, args, ctx) => findStaffForConnection(ctx, query, args),
     },
     { name: 'StaffMemberConnection' },
     { name: 'StaffMemberEdge' },
   ),
   staffMember: t.prismaField({
+    ...lookup('staff member'),
     type: StaffMemberRef,
     authScopes: requireScope('STAFF', 'READ'),
     args: { id: t.arg.id({ required: true }) },

@@ -61,6 +61,10 @@ export async function listStaff(ctx: Context, args: PageArgs<StaffSortField> & S
 }
 
 /** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
+/** How many match the filter: a Relay connection's totalCount. */
+export const countStaff = (ctx: Context, filter: StaffFilter) =>
+  ctx.prisma.staffUser.count({ where: staffWhere(storeIdOf(ctx), filter) });
+
 export function findStaffForConnection<Q extends object>(
   ctx: Context,
   query: Q,

@@ -3,6 +3,8 @@ import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
 import { builder, listSize, requireScope, type Types } from '../../builder';
 import { eventTypes } from '../events/catalog';
 import { idempotencyArg } from '../idempotency-arg';
+import { lookup } from '../lookup';
+import { NodeRef } from '../node-interface';
 import { pageArgs, pageType } from '../pagination/schema';
 import {
   CONSECUTIVE_FAILURES_CAP,
@@ -60,6 +62,7 @@ function endpointFields<Shape extends WebhookEndpoint>(
 }
 
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+  interfaces: [NodeRef],
   fields: (t) => endpointFields(t),
 });
 
@@ -86,6 +89,7 @@ builder.prismaObject('WebhookAttempt', {
 });
 
 const DeliveryRef = builder.prismaObject('WebhookDelivery', {
+  interfaces: [NodeRef],
   description: 'A delivery log entry (spec 2.4): one event to one endpoint, updated on each attempt',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The delivery id: envelope id and X-Service-Delivery' }),
@@ -161,6 +165,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => listEndpoints(ctx, args),
   }),
   webhookEndpoint: t.field({
+    ...lookup('endpoint'),
     type: EndpointRef,
     authScopes: requireScope('STORE_SETTINGS', 'READ'),
     args: { id: idArg(t.arg) },
@@ -178,6 +183,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { endpointId, ...args }, ctx) => listDeliveries(ctx, String(endpointId), args),
   }),
   webhookDelivery: t.prismaField({
+    ...lookup('delivery'),
     type: 'WebhookDelivery',
     authScopes: requireScope('STORE_SETTINGS', 'READ'),
     args: { id: idArg(t.arg) },
