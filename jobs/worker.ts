@@ -117,13 +117,29 @@ export function processTasks(options: {
   };
 }
 
-/** graphile-worker's log lines, through pino. */
+/**
+ * graphile-worker's log lines, through pino, short: the job named by id and task (its payload and
+ * queue details stay out of the line), and a job that simply completed is debug — periodic jobs
+ * (sweeper, usage flush, pruning) say at info only what they did, in their own lines.
+ */
 export function workerLogger(logger: Logger): WorkerLogger {
   return new WorkerLogger((scope) => (level, message, meta) => {
-    const method =
+    let method: 'error' | 'warn' | 'info' | 'debug' =
       level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'debug' ? 'debug' : 'info';
-    logger[method]({ worker: scope, ...meta }, message);
+    if (method === 'info' && /^Completed task .* with success/.test(message)) method = 'debug';
+    const job = scope.jobId === undefined ? {} : { job: { id: scope.jobId, task: scope.taskIdentifier } };
+    logger[method](
+      { ...job, ...(scope.workerId ? { workerId: scope.workerId } : {}), ...compact(meta) },
+      message,
+    );
   });
+}
+
+/** The meta of a worker line without the objects that made it hundreds of characters long. */
+function compact(meta: Record<string, unknown> | undefined) {
+  if (!meta) return {};
+  const { job: _job, worker: _worker, ...rest } = meta;
+  return rest;
 }
 
 /**

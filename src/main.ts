@@ -1,34 +1,91 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { Runner } from 'graphile-worker';
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { startWorker, surviveLostJobReports, webhookWorkerOptions } from '../jobs/worker';
-import { seedDemoStore } from '../prisma/seed/demo-store';
+import { type SeedResult, seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from './app';
+import { banner } from './banner';
 import { type Config, ConfigError, loadConfig } from './config';
 import { connectDatabase, type Database, workerPoolSize } from './db';
 import { watchAvailability } from './db/availability';
+import { describeDatabaseError } from './db/connection-errors';
 import { startEmbeddedPostgres } from './db/embedded';
 import { migrate } from './db/migrate';
+import { readEnvFile } from './env-file';
 import { listen } from './http/server';
-import { createLogger } from './logger';
+import { createLogger, terminalLogDestination } from './logger';
 import { connectRedis } from './redis';
 import { createRuntime } from './runtime';
 
 type Role = 'all' | 'api' | 'worker';
 
+/** What start-up has reached, to name the cause of a failure. */
+interface Progress {
+  databaseUrl?: string;
+}
+
 /**
  * Process entry. `all` (npm start): API and worker in one process, migrating first, and with no
  * DATABASE_URL an embedded PostgreSQL seeded with a demo store. `api` / `worker`: one role each.
+ * Settings come from the environment, then `.env` (src/env-file.ts).
  */
 async function main() {
+  const envFile = readEnvFile();
   const role = parseRole(process.argv[2]);
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, terminalLogDestination(config.env));
+  if (envFile) logger.debug('settings read from %s (the environment wins)', envFile);
+  const stops = new Stops(logger);
+  const progress: Progress = {};
+  let started: Awaited<ReturnType<typeof start>>;
+  try {
+    started = await start(role, config, logger, stops, progress);
+  } catch (error) {
+    // Half-way through: whatever started stops again, the embedded PostgreSQL last.
+    await stops.listeners();
+    await stops.resources();
+    reportStartupFailure(error, config, progress, logger);
+    process.exit(1);
+  }
+  const { db, runtime } = started;
+
+  let stopping = false;
+  // Ctrl-C signals the whole foreground group, so npm and the terminal may both deliver one: the
+  // first starts the drain, later ones change nothing (the embedded PostgreSQL, in a group of its
+  // own, gets none and is stopped last).
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      logger.debug('%s received while stopping', signal);
+      return;
+    }
+    stopping = true;
+    logger.info('%s received: draining requests and jobs', signal);
+    const deadline = setTimeout(() => {
+      logger.error('shutdown took longer than %d ms; exiting', config.shutdownTimeoutMs);
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    await stops.listeners();
+    // Usage counted in this process (no Redis, or Redis down) must not be lost.
+    const flushed = await runtime.usage.flush(db.prisma).catch((error: unknown) => {
+      logger.warn({ err: error }, 'final usage flush failed');
+      return null;
+    });
+    if (flushed) logger.info('usage counts of %d key(s) written to the database', flushed);
+    await stops.resources();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function start(role: Role, config: Config, logger: Logger, stops: Stops, progress: Progress) {
   if (config.webhook.secretKeyIsDevDefault) {
     logger.warn('no WEBHOOK_SECRET_KEY: webhook secrets are encrypted with the fixed development key');
   }
-  const stops: Array<() => Promise<unknown>> = [];
-
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     if (role !== 'all') throw new ConfigError(`DATABASE_URL is required for \`${role}\``);
@@ -39,9 +96,10 @@ async function main() {
       log: (message) => logger.info(message),
       serverLog: (message) => logger.debug(message),
     });
-    stops.push(() => embedded.stop());
+    stops.resource(() => embedded.stop());
     databaseUrl = embedded.url;
   }
+  progress.databaseUrl = databaseUrl;
   if (role === 'all') {
     const result = await migrate(databaseUrl, (line) => logger.info(line));
     logger.info('database schema up to date (%d applied now)', result.applied.length);
@@ -49,28 +107,33 @@ async function main() {
   const db = connectDatabase(databaseUrl, {
     max: role === 'api' ? undefined : workerPoolSize(config.workerConcurrency),
   });
-  stops.unshift(() => db.close());
+  stops.resource(() => db.close());
+  // A database refusing this process shows here, before anything listens.
+  await db.pool.query('SELECT 1');
   const availability = watchAvailability(db.pool, logger);
-  stops.unshift(async () => availability.stop());
-  if (role === 'all' && (!config.databaseUrl || config.seedDemo)) await seedOnFirstBoot(db, config);
+  stops.resource(async () => availability.stop());
+  const demo =
+    role === 'all' && (!config.databaseUrl || config.seedDemo) ? await seedOnFirstBoot(db, config) : null;
 
   let redis: Redis | null = null;
   if (config.redisUrl) {
     redis = connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisTimeoutMs });
     const connection = redis;
-    stops.unshift(() => connection.quit().catch(() => connection.disconnect()));
+    stops.resource(() => connection.quit().catch(() => connection.disconnect()));
   } else if (role !== 'worker') {
     logger.warn('no REDIS_URL: rate limits and usage counts are kept in this process only');
   }
 
   const runtime = createRuntime({ config, prisma: db.prisma, redis, logger });
   await runtime.start();
-  stops.unshift(() => runtime.stop());
+  stops.resource(() => runtime.stop());
 
   let server: Server | undefined;
   if (role !== 'worker') {
     const app = createApp({ config, redis, logger, runtime });
     server = await listen(app, config.port, config.host);
+    const listening = server;
+    stops.listener(() => closeServer(listening));
     // An error of the listening server (say, out of file descriptors while accepting) is logged, not fatal.
     server.on('error', (error) => logger.error({ err: error }, 'http server error'));
     logger.info('listening on http://%s:%d (GraphQL /graphql, REST /api/v1)', config.host, config.port);
@@ -83,7 +146,7 @@ async function main() {
           .catch((error: unknown) => logger.error({ err: error }, 'usage flush failed'));
       }, 60_000);
       timer.unref();
-      stops.unshift(async () => clearInterval(timer));
+      stops.resource(async () => clearInterval(timer));
     }
   }
   let worker: Runner | undefined;
@@ -98,31 +161,46 @@ async function main() {
       webhooks: webhookWorkerOptions(config, logger),
       availability,
     });
+    const running = worker;
+    stops.listener(() => running.stop());
     logger.info('worker running (concurrency %d)', config.workerConcurrency);
   }
+  process.stdout.write(
+    banner({
+      config,
+      role,
+      embeddedDir: config.databaseUrl ? undefined : path.resolve(config.dataDir),
+      databaseUrl,
+      demo,
+    }),
+  );
+  return { db, runtime };
+}
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info('%s received: draining requests and jobs', signal);
-    const deadline = setTimeout(() => {
-      logger.error('shutdown took longer than %d ms; exiting', config.shutdownTimeoutMs);
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    deadline.unref();
-    await Promise.all([server ? closeServer(server) : undefined, worker?.stop()]);
-    // Usage counted in this process (no Redis, or Redis down) must not be lost.
-    await runtime.usage
-      .flush(db.prisma)
-      .catch((error: unknown) => logger.error({ err: error }, 'final usage flush failed'));
-    for (const stop of stops)
-      await stop().catch((error) => logger.warn({ err: error }, 'error while stopping'));
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+/**
+ * What to stop, in two steps: the listeners (HTTP server, worker) drain first, together; then the
+ * resources, newest first, so the embedded PostgreSQL (the first started) stops last. Each runs once.
+ */
+class Stops {
+  private readonly drains: Array<() => Promise<unknown>> = [];
+  private readonly closes: Array<() => Promise<unknown>> = [];
+  constructor(private readonly logger: Logger) {}
+  listener(stop: () => Promise<unknown>) {
+    this.drains.push(stop);
+  }
+  resource(stop: () => Promise<unknown>) {
+    this.closes.unshift(stop);
+  }
+  async listeners() {
+    const drains = this.drains.splice(0);
+    await Promise.all(drains.map((stop) => stop().catch((error) => this.warn(error))));
+  }
+  async resources() {
+    for (const stop of this.closes.splice(0)) await stop().catch((error) => this.warn(error));
+  }
+  private warn(error: unknown) {
+    this.logger.warn({ err: error }, 'error while stopping');
+  }
 }
 
 /** Stops accepting connections, closes idle keep-alive sockets, and waits for requests in flight. */
@@ -133,9 +211,10 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-async function seedOnFirstBoot(db: Database, config: Config) {
+/** The demo store on a database that has none yet; its key is printed this once. */
+async function seedOnFirstBoot(db: Database, config: Config): Promise<SeedResult> {
   const seeded = await seedDemoStore(db.prisma);
-  if (!seeded.created) return;
+  if (!seeded.created) return seeded;
   const base = `http://localhost:${config.port}`;
   // Printed once, to the terminal only: the secret exists nowhere else.
   process.stdout.write(
@@ -148,6 +227,34 @@ async function seedOnFirstBoot(db: Database, config: Config) {
       '',
     ].join('\n'),
   );
+  return seeded;
+}
+
+/**
+ * One line naming the cause and the setting to change (the stack only with LOG_LEVEL=debug or trace),
+ * on stderr, for a start that cannot finish: a port in use, a database that is away or refuses the
+ * login, a migration that cannot apply, a bad setting.
+ */
+function reportStartupFailure(error: unknown, config: Config, progress: Progress, logger: Logger) {
+  const line = startupFailure(error, config, progress);
+  process.stderr.write(`Error: ${line}\n`);
+  if (config.logLevel === 'debug' || config.logLevel === 'trace')
+    logger.debug({ err: error }, 'start-up failed');
+}
+
+function startupFailure(error: unknown, config: Config, progress: Progress): string {
+  if (error instanceof ConfigError) return error.message;
+  const { code, syscall } = (error ?? {}) as { code?: string; syscall?: string };
+  if (syscall === 'listen' && code === 'EADDRINUSE')
+    return `Port ${config.port} on ${config.host} is already in use: stop the other process, or set PORT`;
+  if (syscall === 'listen' && code === 'EACCES')
+    return `Port ${config.port} needs privileges this process lacks: set PORT to 1024 or above`;
+  if (syscall === 'listen' && code === 'EADDRNOTAVAIL')
+    return `HOST ${config.host} is not an address of this machine: set HOST (0.0.0.0 listens on every address)`;
+  const database = progress.databaseUrl && describeDatabaseError(error, progress.databaseUrl);
+  if (database) return database;
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
 }
 
 function parseRole(value: string | undefined): Role {
@@ -157,6 +264,6 @@ function parseRole(value: string | undefined): Role {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

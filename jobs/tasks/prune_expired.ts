@@ -8,6 +8,8 @@ export const pruneExpired: Task = async (_payload, helpers) => {
       `DELETE FROM "Session" WHERE "expiresAt" < now() OR ("revokedAt" IS NOT NULL AND "revokedAt" < now() - interval '1 day')`,
     );
     const records = await client.query(`DELETE FROM "IdempotencyRecord" WHERE "expiresAt" < now()`);
-    helpers.logger.info(`pruned ${sessions.rowCount} sessions and ${records.rowCount} idempotency records`);
+    // Periodic: a line only when it did something.
+    if (sessions.rowCount || records.rowCount)
+      helpers.logger.info(`pruned ${sessions.rowCount} sessions and ${records.rowCount} idempotency records`);
   });
 };

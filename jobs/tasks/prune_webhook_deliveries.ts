@@ -16,5 +16,7 @@ export const makePruneWebhookDeliveries =
     const events = await deps.prisma.event.deleteMany({
       where: { createdAt: { lt: cutoff }, deliveries: { none: {} } },
     });
-    helpers.logger.info(`pruned ${deliveries.count} webhook deliveries and ${events.count} events`);
+    // Periodic: a line only when it did something.
+    if (deliveries.count || events.count)
+      helpers.logger.info(`pruned ${deliveries.count} webhook deliveries and ${events.count} events`);
   };

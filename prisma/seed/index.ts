@@ -1,15 +1,16 @@
 import { ConfigError, loadConfig } from '../../src/config';
 import { connectDatabase } from '../../src/db';
+import { commandDatabase } from '../../src/db/command-database';
+import { describeDatabaseError } from '../../src/db/connection-errors';
+import { readEnvFile } from '../../src/env-file';
 import { DEMO_KEY_NAME, DEMO_STAFF, DEMO_STORE_NAME, seedDemoStore } from './demo-store';
 
-// `npm run db:seed`: creates the demo store in DATABASE_URL once (it must be migrated: `npm run db:migrate`).
+// `npm run db:seed`: creates the demo store once in DATABASE_URL (unset: the embedded database
+// `npm start` runs, which it seeds by itself on first boot). It must be migrated: `npm run db:migrate`.
 async function main() {
-  const config = loadConfig();
-  if (!config.databaseUrl) {
-    console.error('DATABASE_URL is not set. (`npm start` without it seeds its embedded database by itself.)');
-    process.exit(1);
-  }
-  const db = connectDatabase(config.databaseUrl, { max: 2 });
+  readEnvFile();
+  const database = await commandDatabase(loadConfig());
+  const db = connectDatabase(database.url, { max: 2 });
   try {
     const started = Date.now();
     const result = await seedDemoStore(db.prisma);
@@ -31,12 +32,16 @@ async function main() {
         `  ${result.apiKey}`,
       ].join('\n'),
     );
+  } catch (error) {
+    const line = describeDatabaseError(error, database.url, database.embeddedDir);
+    if (line) throw new ConfigError(line);
+    throw error;
   } finally {
     await db.close();
   }
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError ? `Error: ${error.message}` : error);
   process.exit(1);
 });

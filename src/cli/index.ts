@@ -1,6 +1,9 @@
 import { AuthInvalidation } from '../auth/invalidation';
 import { ConfigError, loadConfig } from '../config';
 import { connectDatabase, type Db } from '../db';
+import { type CommandDatabase, commandDatabase } from '../db/command-database';
+import { describeDatabaseError } from '../db/connection-errors';
+import { readEnvFile } from '../env-file';
 import { createLogger } from '../logger';
 import { DataVersions, versionKeyPrefix } from '../read-cache/data-version';
 import { connectRedis, REDIS_KEY_PREFIX } from '../redis';
@@ -9,12 +12,21 @@ import { runCli } from './run';
 export { type CliIo, runCli } from './run';
 
 /**
- * `npm run cli -- <command> …`: connects to DATABASE_URL, runs one command, closes. Help and usage errors
- * work without a database; a command that needs one fails with a clear message when DATABASE_URL is unset.
+ * `npm run cli -- <command> …`: finds the database (DATABASE_URL, else the embedded one `npm start`
+ * runs), runs one command, closes. Help and usage errors work without a database; a database that
+ * cannot be used is one line saying what to do (src/db/connection-errors.ts) and exit status 1.
  */
 async function main(): Promise<number> {
+  readEnvFile();
   const config = loadConfig();
-  const database = config.databaseUrl ? connectDatabase(config.databaseUrl, { max: 2 }) : null;
+  let target: CommandDatabase | ConfigError;
+  try {
+    target = await commandDatabase(config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    target = error;
+  }
+  const database = target instanceof ConfigError ? null : connectDatabase(target.url, { max: 2 });
   const logger = createLogger('warn');
   const redis = config.redisUrl
     ? connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisTimeoutMs })
@@ -37,9 +49,11 @@ async function main(): Promise<number> {
       });
     }
     return await runCli(process.argv.slice(2), {
-      db: database?.prisma ?? missingDatabase(),
-      invalidateAuth: (target) => invalidation.publish(target),
+      db: database?.prisma ?? missingDatabase(target as ConfigError),
+      invalidateAuth: (invalidated) => invalidation.publish(invalidated),
       storeChanged: versions ? async (storeId) => void (await versions.bump(storeId)) : undefined,
+      databaseProblem: (error) =>
+        target instanceof ConfigError ? null : describeDatabaseError(error, target.url, target.embeddedDir),
       out: (text) => process.stdout.write(`${text}\n`),
       err: (text) => process.stderr.write(`${text}\n`),
     });
@@ -49,11 +63,11 @@ async function main(): Promise<number> {
   }
 }
 
-/** Stands in for the client when DATABASE_URL is unset; any use is the configuration error. */
-function missingDatabase(): Db {
+/** Stands in for the client when there is no database to use; any use is that configuration error. */
+function missingDatabase(reason: ConfigError): Db {
   return new Proxy({} as Db, {
     get() {
-      throw new ConfigError('DATABASE_URL is not set: the CLI needs it to reach the database');
+      throw reason;
     },
   });
 }
@@ -64,7 +78,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 1;
     },
   );

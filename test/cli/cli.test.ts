@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { verifyPassword } from '../../src/auth/password';
 import { runCli } from '../../src/cli/index';
@@ -764,12 +767,14 @@ describe('npm run cli (src/cli/index.ts)', () => {
     expect(await db.prisma.staffUser.count({ where: { email: owner } })).toBe(1);
   });
 
-  it('says clearly that DATABASE_URL is missing (exit 1), while help needs no database', async () => {
-    const missing = await run(['key', 'list', '--store', 'str_x'], {});
+  it('says clearly that there is no database to reach (exit 1), while help needs no database', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-cli-'));
+    const missing = await run(['key', 'list', '--store', 'str_x'], { DATA_DIR: dataDir });
+    await rm(dataDir, { recursive: true });
     expect(missing).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'Error: DATABASE_URL is not set: the CLI needs it to reach the database\n',
+      stderr: `Error: No database under ${dataDir}: run \`npm start\` once (it creates the embedded one there), or set DATABASE_URL\n`,
     });
     const help = await run(['--help'], {});
     expect(help.code).toBe(0);

@@ -34,12 +34,21 @@ export function buildService(): void {
   );
 }
 
-/** Runs the built `dist/src/main.js` (what `npm start` runs) as a child process with its own environment. */
-export function startService(args: string[], env: Record<string, string>): ServiceProcess {
+/**
+ * Runs the built `dist/src/main.js` (what `npm start` runs) as a child process with its own environment.
+ * `group`: the child leads a process group of its own, so a test can signal the whole group as a
+ * terminal's Ctrl-C does (process.kill(-pid, 'SIGINT')).
+ */
+export function startService(
+  args: string[],
+  env: Record<string, string>,
+  options: { group?: boolean } = {},
+): ServiceProcess {
   const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js'), ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.group ?? false,
   });
   let output = '';
   const listeners = new Set<() => void>();
@@ -80,4 +89,29 @@ export function startService(args: string[], env: Record<string, string>): Servi
       });
     },
   };
+}
+
+/** Runs the built admin CLI (`dist/src/cli/index.js`) to completion: its exit code and output. */
+export function runBuiltCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'index.js'), ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+  });
 }
