@@ -15,6 +15,7 @@ import {
 import { errorCodes } from '../src/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/modules/pagination/page';
 import { type CompiledRoute, compileRoutes } from './compile';
+import { exampleOf } from './openapi-examples';
 import type { RestRoute } from './route';
 
 type JsonSchema = Record<string, unknown>;
@@ -25,10 +26,14 @@ type JsonSchema = Record<string, unknown>;
  */
 export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly RestRoute[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const compiled of compileRoutes(schema, routes)) {
+  const compiledRoutes = compileRoutes(schema, routes);
+  const named = new NamedSchemas(
+    new Set(compiledRoutes.map((compiled) => getNamedType(routeResult(schema, compiled).type).name)),
+  );
+  for (const compiled of compiledRoutes) {
     paths[compiled.route.path] ??= {};
     const entry = paths[compiled.route.path] as Record<string, unknown>;
-    entry[compiled.route.method.toLowerCase()] = operationObject(schema, compiled);
+    entry[compiled.route.method.toLowerCase()] = operationObject(schema, compiled, named);
   }
   return {
     openapi: '3.1.0',
@@ -51,6 +56,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
         },
       },
       schemas: {
+        ...named.schemas,
         Error: {
           type: 'object',
           required: ['success', 'status', 'code', 'message', 'requestId'],
@@ -113,14 +119,50 @@ const pageParameterBounds: Record<string, JsonSchema> = {
   sortDirection: { default: 'desc' },
 };
 
-function operationObject(schema: GraphQLSchema, compiled: CompiledRoute) {
+/**
+ * The component schemas, one per GraphQL type, so generated clients get named types (Product,
+ * CreateProductInput, …). Every route selects a resource through its one field list (rest/routes),
+ * so a type has one shape; a route selecting a different shape of the same type gets the type's
+ * name with its operation's appended, rather than a silent merge.
+ */
+class NamedSchemas {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  /** `resources`: the types routes return, which claim the plain name for their full shape. */
+  constructor(readonly resources: ReadonlySet<string>) {}
+
+  /** Each name's shape as first registered, to tell the same shape from another. */
+  private readonly shapes = new Map<string, string>();
+
+  /**
+   * `otherName`: the name for a shape other than the type's first, e.g. ProductCategory for the
+   * `category { id name }` a product carries, GetWebhookDelivery's own WebhookDelivery.
+   */
+  ref(typeName: string, schema: JsonSchema, otherName: string): JsonSchema {
+    const shape = JSON.stringify(schema);
+    let name = typeName;
+    if (this.shapes.has(name) && this.shapes.get(name) !== shape) name = otherName;
+    if (!this.shapes.has(name)) {
+      this.shapes.set(name, shape);
+      this.schemas[name] = { ...schema, examples: [exampleOf(schema, typeName, (ref) => this.example(ref))] };
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  }
+
+  private example(ref: string): unknown {
+    return (this.schemas[ref.slice('#/components/schemas/'.length)]?.examples as unknown[] | undefined)?.[0];
+  }
+}
+
+function operationObject(schema: GraphQLSchema, compiled: CompiledRoute, named: NamedSchemas) {
+  const shapes = new Shapes(named, compiled.operation.name.value);
   const { route } = compiled;
   const parameters = [
     ...compiled.pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
     ...compiled.queryParams.map((name) => {
       const variable = compiled.variableTypes.get(name)!;
       // A query string cannot carry null: an optional parameter is simply left out.
-      const schema = { ...nonNull(inputSchema(variable.type)), ...pageParameterBounds[name] };
+      const schema = { ...nonNull(shapes.input(variable.type)), ...pageParameterBounds[name] };
       return { name, in: 'query', required: variable.required, schema };
     }),
     ...((route.method === 'POST' || route.method === 'PATCH') && route.auth !== 'none'
@@ -149,7 +191,7 @@ function operationObject(schema: GraphQLSchema, compiled: CompiledRoute) {
           requestBody: {
             required: compiled.variableTypes.get(route.body)!.required,
             content: {
-              'application/json': { schema: inputSchema(compiled.variableTypes.get(route.body)!.type) },
+              'application/json': { schema: shapes.input(compiled.variableTypes.get(route.body)!.type) },
             },
           },
         }
@@ -160,32 +202,41 @@ function operationObject(schema: GraphQLSchema, compiled: CompiledRoute) {
           ? { description: 'No content' }
           : {
               description: 'Success',
-              content: { 'application/json': { schema: successSchema(schema, compiled) } },
+              content: { 'application/json': { schema: successSchema(schema, compiled, shapes) } },
             },
       ...Object.fromEntries(errorStatuses.map((s) => [s, { $ref: `#/components/responses/E${s}` }])),
     },
   };
 }
 
-function successSchema(schema: GraphQLSchema, compiled: CompiledRoute): JsonSchema {
+/** The type and selection of what a route answers: a list's item, or the one object. */
+function routeResult(schema: GraphQLSchema, compiled: CompiledRoute) {
   const { result } = compiled.route;
   const root = compiled.operation.operation === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
   const field = compiled.operation.selectionSet.selections.find(
     (s): s is FieldNode => s.kind === 'Field' && (s.alias ?? s.name).value === result.field,
   )!;
   const fieldType = root.getFields()[field.name.value]!.type;
-  if (result.kind === 'list') {
-    const items = field.selectionSet!.selections.find(
-      (s): s is FieldNode => s.kind === 'Field' && s.name.value === 'items',
-    )!;
-    const pageType = getNamedType(fieldType);
-    const itemType = isObjectType(pageType) ? pageType.getFields().items!.type : fieldType;
+  if (result.kind !== 'list') return { type: fieldType, selectionSet: field.selectionSet };
+  const items = field.selectionSet!.selections.find(
+    (s): s is FieldNode => s.kind === 'Field' && s.name.value === 'items',
+  )!;
+  const pageType = getNamedType(fieldType);
+  return {
+    type: isObjectType(pageType) ? pageType.getFields().items!.type : fieldType,
+    selectionSet: items.selectionSet,
+  };
+}
+
+function successSchema(schema: GraphQLSchema, compiled: CompiledRoute, shapes: Shapes): JsonSchema {
+  const { type, selectionSet } = routeResult(schema, compiled);
+  if (compiled.route.result.kind === 'list') {
     return {
       type: 'object',
       required: ['success', 'data', 'pagination'],
       properties: {
         success: { const: true },
-        data: outputSchema(itemType, items.selectionSet),
+        data: shapes.output(type, selectionSet),
         pagination: { $ref: '#/components/schemas/Pagination' },
       },
     };
@@ -193,7 +244,8 @@ function successSchema(schema: GraphQLSchema, compiled: CompiledRoute): JsonSche
   return {
     type: 'object',
     required: ['success', 'data'],
-    properties: { success: { const: true }, data: outputSchema(fieldType, field.selectionSet) },
+    // never null: REST answers a missing item 404 (GraphQL's lookups are nullable)
+    properties: { success: { const: true }, data: nonNull(shapes.output(type, selectionSet)) },
   };
 }
 
@@ -201,6 +253,8 @@ function scalarSchema(name: string): JsonSchema {
   switch (name) {
     case 'Int':
       return { type: 'integer' };
+    case 'Long':
+      return { type: 'integer', maximum: Number.MAX_SAFE_INTEGER };
     case 'Float':
       return { type: 'number' };
     case 'Boolean':
@@ -231,45 +285,74 @@ function nonNull(schema: JsonSchema): JsonSchema {
   return (schema.anyOf as JsonSchema[] | undefined)?.[0] ?? schema;
 }
 
-function outputSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
-  if (isNonNullType(type)) return nonNull(outputSchema(type.ofType, selectionSet));
-  let schema: JsonSchema;
-  if (isListType(type))
-    schema = { type: 'array', items: outputSchema(type.ofType as GraphQLOutputType, selectionSet) };
-  else if (isScalarType(type)) schema = scalarSchema(type.name);
-  else if (isEnumType(type)) schema = { type: 'string', enum: type.getValues().map((v) => v.name) };
-  else if (isObjectType(type) && selectionSet) {
-    const fields = type.getFields();
-    const properties: Record<string, JsonSchema> = {};
-    for (const selection of selectionSet.selections) {
-      if (selection.kind !== 'Field') continue;
-      const name = (selection.alias ?? selection.name).value;
-      properties[name] = outputSchema(fields[selection.name.value]!.type, selection.selectionSet);
-    }
-    schema = { type: 'object', required: Object.keys(properties), properties };
-  } else schema = {};
-  return nullable(schema);
+/** The JSON schemas of one operation's variables and selections; object types by reference. */
+class Shapes {
+  constructor(
+    private readonly named: NamedSchemas,
+    private readonly operationName: string,
+  ) {}
+
+  /** `parent`: the object type and field this selection is nested under. */
+  output(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, parent?: string): JsonSchema {
+    if (isNonNullType(type)) return nonNull(this.output(type.ofType, selectionSet, parent));
+    let schema: JsonSchema;
+    if (isListType(type))
+      schema = { type: 'array', items: this.output(type.ofType as GraphQLOutputType, selectionSet, parent) };
+    else if (isScalarType(type)) schema = scalarSchema(type.name);
+    else if (isEnumType(type)) schema = { type: 'string', enum: type.getValues().map((v) => v.name) };
+    else if (isObjectType(type) && selectionSet) {
+      const fields = type.getFields();
+      const properties: Record<string, JsonSchema> = {};
+      for (const selection of selectionSet.selections) {
+        if (selection.kind !== 'Field') continue;
+        const name = (selection.alias ?? selection.name).value;
+        const field = fields[selection.name.value]!;
+        const nested = `${type.name}${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+        properties[name] = describe(
+          this.output(field.type, selection.selectionSet, nested),
+          field.description,
+        );
+      }
+      const object = { type: 'object', required: Object.keys(properties), properties };
+      // A resource nested in another is named after where it sits (ProductCategory): its
+      // selection is usually a summary; a type only ever nested (OrderItem) keeps its name.
+      const nestedResource = parent !== undefined && this.named.resources.has(type.name);
+      schema = this.named.ref(
+        nestedResource ? parent : type.name,
+        describe(object, type.description),
+        `${type.name}Of${this.operationName}`,
+      );
+    } else schema = {};
+    return nullable(schema);
+  }
+
+  input(type: GraphQLInputType): JsonSchema {
+    if (isNonNullType(type)) return nonNull(this.input(type.ofType));
+    let schema: JsonSchema;
+    if (isListType(type)) schema = { type: 'array', items: this.input(type.ofType) };
+    else if (isScalarType(type)) schema = scalarSchema(type.name);
+    else if (isEnumType(type)) schema = { type: 'string', enum: type.getValues().map((v) => v.name) };
+    else if (isInputObjectType(type)) {
+      const fields = Object.values(type.getFields());
+      const object = {
+        type: 'object',
+        additionalProperties: false,
+        required: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
+        properties: Object.fromEntries(
+          fields.map((f) => [f.name, describe(this.input(f.type), f.description)]),
+        ),
+      };
+      schema = this.named.ref(
+        type.name,
+        describe(object, type.description),
+        `${type.name}Of${this.operationName}`,
+      );
+    } else schema = {};
+    return nullable(schema);
+  }
 }
 
-function inputSchema(type: GraphQLInputType): JsonSchema {
-  if (isNonNullType(type)) return nonNull(inputSchema(type.ofType));
-  let schema: JsonSchema;
-  if (isListType(type)) schema = { type: 'array', items: inputSchema(type.ofType) };
-  else if (isScalarType(type)) schema = scalarSchema(type.name);
-  else if (isEnumType(type)) schema = { type: 'string', enum: type.getValues().map((v) => v.name) };
-  else if (isInputObjectType(type)) {
-    const fields = Object.values(type.getFields());
-    schema = {
-      type: 'object',
-      additionalProperties: false,
-      required: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
-      properties: Object.fromEntries(
-        fields.map((f) => [
-          f.name,
-          { ...inputSchema(f.type), ...(f.description ? { description: f.description } : {}) },
-        ]),
-      ),
-    };
-  } else schema = {};
-  return nullable(schema);
+/** A schema with the GraphQL description, when there is one (a $ref takes it beside it, as 3.1 allows). */
+function describe(schema: JsonSchema, description: string | null | undefined): JsonSchema {
+  return description ? { ...schema, description } : schema;
 }

@@ -14,6 +14,7 @@ import { corsFor } from './http/cors';
 import { dashboardRouter } from './http/dashboard';
 import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
+import { referenceRouter } from './http/reference';
 import { requestState } from './http/request-state';
 import { sendGraphQLError, sendRestError } from './http/respond';
 import { compileTools } from './mcp/compile';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
   // After the doors, which most requests are for: express tries its layers in order.
   app.get('/metrics', metrics.serve);
   app.use(healthRouter({ prisma: services.prisma, redis: deps.redis }));
+  app.use(referenceRouter());
   // The store dashboard at `/` and its deep links: the last thing before the JSON 404.
   app.use(dashboardRouter());
 

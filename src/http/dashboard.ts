@@ -8,31 +8,10 @@ import express, {
   Router,
 } from 'express';
 import { projectRoot } from '../paths';
+import { pageHeaders } from './page-headers';
 
 /** Where `npm run build:dashboard` (run by install, start and test) writes the store dashboard. */
 export const DASHBOARD_DIR = path.join(projectRoot, 'dashboard', 'dist');
-
-/**
- * The page's own code only: scripts, styles, images and API calls from this origin, no framing.
- * Inline style attributes are allowed for the dialog and chart libraries, which position with them.
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
-
-function pageHeaders(res: Response) {
-  res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
-  res.setHeader('x-content-type-options', 'nosniff');
-  res.setHeader('referrer-policy', 'same-origin');
-  res.setHeader('x-frame-options', 'DENY');
-}
 
 /** A path the app routes itself (`/keys`, `/webhooks/whe_…`): no file extension. */
 const isAppPath = (urlPath: string) => !path.posix.basename(urlPath).includes('.');

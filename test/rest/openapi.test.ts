@@ -1,7 +1,14 @@
 import { execFile } from 'node:child_process';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { startWorker } from '../../jobs/worker';
+import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, seedDemoStore } from '../../prisma/seed/demo-store';
 import { routeTable } from '../../rest/routes';
+import { createLogger } from '../../src/logger';
+import { makeKey } from '../helpers/factories';
 import { root } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { serverEnv, startReceiver, testWorkerOptions } from '../webhooks/helpers';
 
 /**
  * @seriousme/openapi-schema-validator is an ES module, which Jest's CommonJS runtime cannot load on
@@ -31,7 +38,11 @@ type Operation = {
   operationId?: string;
   parameters?: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[];
 };
-type OpenApiDocument = { openapi: string; paths: Record<string, Record<string, Operation>> };
+type OpenApiDocument = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const operationsOf = (document: OpenApiDocument) =>
@@ -45,7 +56,7 @@ let server: TestServer;
 let document: OpenApiDocument;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer(serverEnv);
   const res = await server.request('/api/v1/openapi.json');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -124,12 +135,165 @@ describe('GET /api/v1/openapi.json', () => {
     };
     const body = list.responses[200].content['application/json'].schema;
     expect(body.properties?.data?.type).toBe('array');
-    const item = body.properties?.data?.items ?? {};
+    expect(body.properties?.data?.items).toEqual({ $ref: '#/components/schemas/Category' });
+    const item = (document.components.schemas.Category ?? {}) as Schema;
     expect(item.type).toBe('object');
-    expect(item.properties?.id).toEqual({ type: 'string' });
+    expect(item.properties?.id).toEqual(expect.objectContaining({ type: 'string' }));
     expect(item.properties?.position).toEqual({ type: 'integer' });
     expect(item.properties?.createdAt).toEqual({ type: 'string', format: 'date-time' });
     expect(item.properties?.description).toEqual({ type: ['string', 'null'] });
     expect(item.properties?.parentId).toEqual({ type: ['string', 'null'] });
   });
+
+  it('names a component schema for every resource, with an example, and refers to it from each route', () => {
+    const names = Object.keys(document.components.schemas);
+    for (const resource of [
+      'Product',
+      'Category',
+      'Order',
+      'OrderItem',
+      'Customer',
+      'Coupon',
+      'Review',
+      'ApiKey',
+      'IssuedApiKey',
+      'WebhookEndpoint',
+      'WebhookDelivery',
+      'WebhookAttempt',
+      'StaffMember',
+      'StoreSettings',
+      'AuditEntry',
+      'CreateProductInput',
+      'PlaceOrderInput',
+    ]) {
+      expect(names).toContain(resource);
+      expect(document.components.schemas[resource]?.examples).toHaveLength(1);
+    }
+    const getProduct = document.paths['/product/{id}']?.get as unknown as {
+      responses: { 200: { content: { 'application/json': { schema: { properties: { data: unknown } } } } } };
+    };
+    expect(getProduct.responses[200].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/Product',
+    });
+    // A product carries a summary of its category, named after where it sits
+    expect(document.components.schemas.Product?.properties).toEqual(
+      expect.objectContaining({
+        category: { anyOf: [{ $ref: '#/components/schemas/ProductCategory' }, { type: 'null' }] },
+      }),
+    );
+  });
+
+  it('gives examples that are valid instances of their own schemas (ids with their prefixes)', () => {
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      if (!schema.examples) continue;
+      const validate = validatorOf(document, { $ref: `#/components/schemas/${name}` });
+      const [example] = schema.examples as unknown[];
+      expect({ name, valid: validate(example), errors: validate.errors ?? null }).toEqual({
+        name,
+        valid: true,
+        errors: null,
+      });
+    }
+    const [order] = (document.components.schemas.Order?.examples ?? []) as Array<{ id: string }>;
+    expect(order?.id).toMatch(/^ord_/);
+  });
 });
+
+describe('the documented response schemas', () => {
+  const stops: Array<() => Promise<unknown>> = [];
+  afterAll(() => Promise.all(stops.map((stop) => stop())));
+  /** Where each item route's path parameter comes from: the first item of this list route. */
+  const firstOf: Record<string, string> = {
+    '/api-key/{keyId}': '/api-key',
+    '/category/{id}': '/category',
+    '/coupon/{id}': '/coupon',
+    '/customer/{id}': '/customer',
+    '/order/details/{orderId}': '/order/vendor',
+    '/product/{id}': '/product',
+    '/staff/{id}': '/staff',
+    '/store/webhooks/endpoints/{id}': '/store/webhooks/endpoints',
+    '/store/webhooks/endpoints/{id}/logs': '/store/webhooks/endpoints',
+    '/store/webhooks/deliveries/{deliveryId}': '/store/webhooks/endpoints/{id}/logs',
+  };
+
+  const depth = (path: string): number => (firstOf[path] ? depth(firstOf[path]) + 1 : 0);
+
+  it('match what the API answers for every GET route, on the demo store', async () => {
+    const { storeId } = await seedDemoStore(server.prisma);
+    const key = (await makeKey(server.prisma, storeId)).secret;
+    const login = await server.send('POST', '/api/v1/auth/login', {
+      email: DEMO_OWNER_EMAIL,
+      password: DEMO_PASSWORD,
+    });
+    const bearer = {
+      authorization: `Bearer ${((await login.json()) as { data: { token: string } }).data.token}`,
+    };
+    // The demo store has no webhooks: one endpoint on a local receiver, and a test event delivered to it
+    const receiver = await startReceiver();
+    const worker = await startWorker({
+      pgPool: server.db.pool,
+      logger: createLogger('silent'),
+      concurrency: 2,
+      usageMeter: server.runtime.usage,
+      prisma: server.prisma,
+      webhooks: testWorkerOptions(),
+      pollInterval: 100,
+    });
+    stops.push(
+      () => receiver.close(),
+      () => worker.stop(),
+    );
+    const endpoint = await server.send(
+      'POST',
+      '/api/v1/store/webhooks/endpoints',
+      { url: receiver.url('/hook'), events: ['order.placed'] },
+      key,
+    );
+    expect(endpoint.status).toBe(201);
+    const endpointId = ((await endpoint.json()) as { data: { id: string } }).data.id;
+    expect(
+      (await server.send('POST', `/api/v1/store/webhooks/endpoints/${endpointId}/test`, {}, key)).status,
+    ).toBe(202);
+    await receiver.waitFor(1);
+
+    const firstIds = new Map<string, string>();
+    const getRoutes = routeTable
+      .filter((route) => route.method === 'GET' && route.auth !== 'none')
+      // lists before the routes that take an id from them
+      .sort((a, b) => depth(a.path) - depth(b.path));
+    for (const route of getRoutes) {
+      const source = firstOf[route.path];
+      const path = source ? route.path.replace(/\{\w+\}/, firstIds.get(source) ?? 'missing') : route.path;
+      // the session route answers a signed-in staff member, every other one a key
+      const res = await server.request(
+        `/api/v1${path}`,
+        path === '/auth/session' ? { headers: bearer } : { key },
+      );
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      const body = (await res.json()) as { data: unknown };
+      if (Array.isArray(body.data) && body.data.length > 0) {
+        const first = body.data[0] as { id?: string; keyId?: string };
+        firstIds.set(route.path, (first.id ?? first.keyId) as string);
+      }
+      const operation = document.paths[route.path]?.get as unknown as {
+        responses: { 200: { content: { 'application/json': { schema: unknown } } } };
+      };
+      const validate = validatorOf(document, operation.responses[200].content['application/json'].schema);
+      expect({ path, valid: validate(body), errors: validate.errors ?? null }).toEqual({
+        path,
+        valid: true,
+        errors: null,
+      });
+    }
+    expect(getRoutes.map((route) => route.path).filter((path) => path.includes('{'))).toEqual(
+      expect.arrayContaining(Object.keys(firstOf)),
+    );
+  });
+});
+
+/** A JSON Schema 2020-12 (OpenAPI 3.1's dialect) validator of `schema`, its $refs into the document's components. */
+function validatorOf(doc: OpenApiDocument, schema: unknown) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile({ ...(schema as object), components: doc.components });
+}
