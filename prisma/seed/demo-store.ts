@@ -53,6 +53,7 @@ export async function seedDemoStore(db: Db, options: { now?: Date } = {}): Promi
       ownerEmail: DEMO_OWNER_EMAIL,
       ownerName: 'Jordan Lee',
       ownerPassword: DEMO_PASSWORD,
+      onlyStoreOfOwner: true,
     });
   } catch (error) {
     // Another process seeding at the same moment won the race.
@@ -104,8 +105,8 @@ export async function seedDemoStore(db: Db, options: { now?: Date } = {}): Promi
  * over; a younger one may still be being seeded by another process and counts as existing.
  */
 async function findDemoStore(db: Db): Promise<SeedResult | null> {
-  const owner = await db.staffUser.findUnique({
-    where: { email: DEMO_OWNER_EMAIL },
+  const owner = await db.staffUser.findFirst({
+    where: { email: DEMO_OWNER_EMAIL, role: 'OWNER' },
     select: {
       store: {
         select: {

@@ -26,6 +26,8 @@ const DUMMY_PASSWORD_HASH =
   'scrypt$32768$8$1$kK8garHsQ_cQ08khrRRENg$V30puHj25OerDBRTibSf0cqauBWhCi_ILucE0B4bS8U';
 
 const MAX_USER_AGENT = 512;
+/** The accounts of one e-mail a sign-in tries, most recently used first. */
+const MAX_ACCOUNTS_PER_EMAIL = 10;
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -67,55 +69,72 @@ export interface LoginResult {
 type FailureReason = 'wrong_password' | 'no_password' | 'inactive' | 'store_suspended';
 
 /**
- * Signs a staff member in with e-mail and password. An unknown e-mail, a wrong password, an account
- * without a password and an inactive account all give the same 401 (and take the same time); a
- * failure of an existing account is written to its store's audit log. Throttling is the caller's
- * job (see login-throttle.ts and the sessions module).
+ * Signs a staff member in with e-mail and password. One person may work for several stores, each
+ * with an account of its own: the password picks the account (`storeId` narrows the choice); when
+ * it opens several, the one signed in to most recently wins. An unknown e-mail, a wrong password,
+ * an account without a password and an inactive account all give the same 401 (and take the same
+ * time for one account); a failure of an existing account is written to its store's audit log.
+ * Throttling is the caller's job (see login-throttle.ts and the sessions module).
  */
 export async function login(
   prisma: Db,
-  input: { email: string; password: string },
+  input: { email: string; password: string; storeId?: string | null },
   meta: LoginMeta,
 ): Promise<LoginResult> {
   const email = normalizeEmail(input.email);
-  const user = email
-    ? await prisma.staffUser.findUnique({
-        where: { email },
+  const accounts = email
+    ? await prisma.staffUser.findMany({
+        where: { email, ...(input.storeId ? { storeId: input.storeId } : {}) },
         include: {
           store: {
             select: { id: true, name: true, plan: true, status: true, currency: true, timezone: true },
           },
         },
+        orderBy: [{ lastLoginAt: { sort: 'desc', nulls: 'last' } }, { createdAt: 'asc' }],
+        take: MAX_ACCOUNTS_PER_EMAIL,
       })
-    : null;
-  const passwordMatches = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!user) throw invalidCredentials();
-
-  const failure: FailureReason | null = !user.passwordHash
-    ? 'no_password'
-    : !passwordMatches
-      ? 'wrong_password'
-      : !user.isActive
-        ? 'inactive'
-        : user.store.status === 'SUSPENDED'
-          ? 'store_suspended'
-          : null;
-  if (failure) {
-    await prisma.auditEntry.create({
-      data: {
-        storeId: user.storeId,
+    : [];
+  if (accounts.length === 0) {
+    await verifyPassword(input.password, DUMMY_PASSWORD_HASH);
+    throw invalidCredentials();
+  }
+  const failures: Array<{ account: (typeof accounts)[number]; reason: FailureReason }> = [];
+  let user: (typeof accounts)[number] | undefined;
+  for (const account of accounts) {
+    const passwordMatches = await verifyPassword(input.password, account.passwordHash ?? DUMMY_PASSWORD_HASH);
+    const reason: FailureReason | null = !account.passwordHash
+      ? 'no_password'
+      : !passwordMatches
+        ? 'wrong_password'
+        : !account.isActive
+          ? 'inactive'
+          : account.store.status === 'SUSPENDED'
+            ? 'store_suspended'
+            : null;
+    if (reason) failures.push({ account, reason });
+    else {
+      user = account;
+      break;
+    }
+  }
+  if (!user) {
+    await prisma.auditEntry.createMany({
+      data: failures.map(({ account, reason }) => ({
+        storeId: account.storeId,
         actorType: 'staff',
-        actorId: user.id,
+        actorId: account.id,
         action: 'session.login_failed',
         targetType: 'staff_user',
-        targetId: user.id,
+        targetId: account.id,
         ip: meta.ip,
-        details: { reason: failure },
+        details: { reason },
         createdAt: meta.now,
-      },
+      })),
     });
     // Only someone who knows the password learns that the store is suspended.
-    throw failure === 'store_suspended' ? storeSuspended() : invalidCredentials();
+    throw failures.some(({ reason }) => reason === 'store_suspended')
+      ? storeSuspended()
+      : invalidCredentials();
   }
 
   const token = generateSessionToken();

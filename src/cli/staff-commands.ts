@@ -24,7 +24,7 @@ export const staffCommands: Command[] = [
     summary: 'Adds a staff user, who signs in to the dashboard with e-mail and password.',
     options: {
       store: { type: 'string', value: '<storeId>', description: 'The store (str_…)' },
-      email: { type: 'string', value: '<email>', description: 'Sign-in e-mail, unique across all stores' },
+      email: { type: 'string', value: '<email>', description: 'Sign-in e-mail, unique in the store' },
       name: { type: 'string', value: '<name>', description: 'Display name' },
       role: { type: 'string', value: '<role>', description: `One of ${roles.join(', ')}` },
       password: { type: 'string', value: '<password>', description: 'At least 8 characters' },

@@ -145,7 +145,7 @@ describe('store create', () => {
       /^Created store str_[0-9a-f]{32} "Acme Outdoors" \(PRO, ACTIVE\)\n {2}Owner: usr_/,
     );
     expect(result.out).toContain('(password set)');
-    const user = await db.prisma.staffUser.findUniqueOrThrow({ where: { email: owner.toLowerCase() } });
+    const user = await db.prisma.staffUser.findFirstOrThrow({ where: { email: owner.toLowerCase() } });
     expect(user.role).toBe('OWNER');
     expect(await verifyPassword('correct horse', user.passwordHash as string)).toBe(true);
   });
@@ -237,12 +237,10 @@ describe('store create', () => {
     expect(await db.prisma.store.count()).toBe(before);
   });
 
-  it('refuses an owner e-mail that is already taken (CONFLICT, exit 1)', async () => {
+  it('lets one person own two stores, and refuses a staff e-mail the store already has (CONFLICT, exit 1)', async () => {
     const owner = email('dup');
-    expect((await cli('store', 'create', '--name', 'A', '--plan', 'PRO', '--owner-email', owner)).code).toBe(
-      0,
-    );
-    const again = await cli(
+    const first = await cliJson('store', 'create', '--name', 'A', '--plan', 'PRO', '--owner-email', owner);
+    const second = await cli(
       'store',
       'create',
       '--name',
@@ -252,10 +250,45 @@ describe('store create', () => {
       '--owner-email',
       owner.toUpperCase(),
     );
-    expect(again.code).toBe(1);
-    expect(again.err).toBe(`Error: A staff user with e-mail ${owner} already exists`);
+    expect(second.code).toBe(0);
+    const again = await cli(
+      'staff',
+      'create',
+      '--store',
+      first.store.id,
+      '--email',
+      owner,
+      '--name',
+      'Again',
+      '--role',
+      'STAFF',
+      '--password',
+      'long enough',
+    );
+    expect(again).toEqual(
+      expect.objectContaining({
+        code: 1,
+        err: `Error: This store already has a staff member with e-mail ${owner}`,
+      }),
+    );
     expect(
-      (await cliJsonError(1, 'store', 'create', '--name', 'B', '--plan', 'PRO', '--owner-email', owner)).code,
+      (
+        await cliJsonError(
+          1,
+          'staff',
+          'create',
+          '--store',
+          first.store.id,
+          '--email',
+          owner,
+          '--name',
+          'X',
+          '--role',
+          'STAFF',
+          '--password',
+          'long enough',
+        )
+      ).code,
     ).toBe('CONFLICT');
   });
 });

@@ -103,15 +103,59 @@ describe('inviting staff', () => {
     }
     const taken = email('taken');
     await invite(store.key, { email: taken, name: 'First', role: 'STAFF' });
-    // E-mails are the sign-in name: unique across all stores.
-    const clash = await send(other.key, 'POST', '/api/v1/staff', {
+    // Unique in the store; another store's staff say nothing about it (one person may work for both).
+    const clash = await send(store.key, 'POST', '/api/v1/staff', {
       email: taken.toUpperCase(),
       name: 'Second',
       role: 'STAFF',
     });
     expect(clash.status).toBe(409);
-    expect((await clash.json()).code).toBe('CONFLICT');
-    expect(await server.prisma.staffUser.count()).toBe(before + 1);
+    expect(await clash.json()).toEqual(
+      expect.objectContaining({
+        code: 'CONFLICT',
+        message: `This store already has a staff member with e-mail ${taken}`,
+      }),
+    );
+    await invite(other.key, { email: taken.toUpperCase(), name: 'Elsewhere', role: 'STAFF' });
+    expect(await server.prisma.staffUser.count()).toBe(before + 2);
+  });
+});
+
+describe('one person in two stores', () => {
+  const signedInStore = async (res: Response) => {
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { store: { id: string } } }).data.store.id;
+  };
+  const loginTo = (address: string, password: string, storeId: string) =>
+    server.request('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: address, password, storeId }),
+    });
+
+  it('signs in to the store whose account the password opens, or the one storeId names', async () => {
+    const [a, b] = [await freshStore(), await freshStore()];
+    const person = email('both');
+    await invite(a.key, { email: person, name: 'Pat', role: 'STAFF', password: 'password for a' });
+    await invite(b.key, { email: person, name: 'Pat', role: 'ADMIN', password: 'password for b' });
+    expect(await signedInStore(await login(person, 'password for a'))).toBe(a.id);
+    expect(await signedInStore(await login(person, 'password for b'))).toBe(b.id);
+    expect((await login(person, 'neither')).status).toBe(401);
+    expect((await loginTo(person, 'password for a', b.id)).status).toBe(401);
+    // A store where the person has no account answers as a wrong password does
+    const c = await freshStore();
+    expect((await loginTo(person, 'password for a', c.id)).status).toBe(401);
+  });
+
+  it('with the same password in both, uses the account signed in to most recently unless storeId says', async () => {
+    const [a, b] = [await freshStore(), await freshStore()];
+    const person = email('same');
+    await invite(a.key, { email: person, name: 'Sam', role: 'STAFF', password: 'one password' });
+    await invite(b.key, { email: person, name: 'Sam', role: 'STAFF', password: 'one password' });
+    expect(await signedInStore(await loginTo(person, 'one password', b.id))).toBe(b.id);
+    expect(await signedInStore(await login(person, 'one password'))).toBe(b.id);
+    expect(await signedInStore(await loginTo(person, 'one password', a.id))).toBe(a.id);
+    expect(await signedInStore(await login(person, 'one password'))).toBe(a.id);
   });
 });
 

@@ -87,6 +87,10 @@ const LoginInput = builder.inputType('LoginInput', {
   fields: (t) => ({
     email: t.string({ required: true }),
     password: t.string({ required: true }),
+    storeId: t.id({
+      description:
+        'For a person with accounts in several stores: the store to sign in to. Without it the password picks the account, the most recently used first',
+    }),
   }),
 });
 

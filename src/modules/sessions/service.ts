@@ -6,6 +6,7 @@ import { AppError, type ErrorDetail, notFound, validationError } from '../../err
 export interface LoginInput {
   email: string;
   password: string;
+  storeId?: string | null;
 }
 
 const MAX_EMAIL = 320;

@@ -79,7 +79,10 @@ builder.queryFields((t) => ({
 
 const InviteStaffInput = builder.inputType('InviteStaffInput', {
   fields: (t) => ({
-    email: t.string({ required: true, description: 'Sign-in e-mail, unique across all stores' }),
+    email: t.string({
+      required: true,
+      description: 'Sign-in e-mail, unique in the store (one person may work for several stores)',
+    }),
     name: t.string({ required: true }),
     role: t.field({ type: StaffRoleEnum, required: true }),
     password: t.string({

@@ -134,7 +134,7 @@ function revokeSessions(tx: Tx, staffUserId: string, now: Date) {
 }
 
 const conflictingEmail = (email: string) =>
-  new AppError('CONFLICT', `A staff user with e-mail ${email} already exists`);
+  new AppError('CONFLICT', `This store already has a staff member with e-mail ${email}`);
 
 /**
  * Making someone an ADMIN or OWNER, setting such a user's password, and changing or removing an
@@ -162,7 +162,11 @@ export async function inviteStaff(ctx: Context, input: unknown) {
   const passwordHash = fields.password ? await hashPassword(fields.password) : null;
   return writeStore(ctx, storeId, async (tx) => {
     // A clear message first; the unique index still settles a concurrent invite (409 via the classifier).
-    if (await tx.staffUser.findUnique({ where: { email: fields.email }, select: { id: true } })) {
+    const existing = await tx.staffUser.findUnique({
+      where: { storeId_email: { storeId, email: fields.email } },
+      select: { id: true },
+    });
+    if (existing) {
       throw conflictingEmail(fields.email);
     }
     const member = await tx.staffUser.create({

@@ -10,6 +10,8 @@ export interface NewStore {
   ownerName?: string;
   ownerPassword?: string;
   currency?: string;
+  /** Refuse (409) when the owner's e-mail already owns a store: the demo seed's one store. */
+  onlyStoreOfOwner?: boolean;
 }
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -19,8 +21,12 @@ export async function createStore(db: Db, input: NewStore) {
   const email = normalizeEmail(input.ownerEmail);
   const passwordHash = input.ownerPassword ? await hashPassword(input.ownerPassword) : null;
   return db.$transaction(async (tx) => {
-    if (await tx.staffUser.findUnique({ where: { email }, select: { id: true } })) {
-      throw new AppError('CONFLICT', `A staff user with e-mail ${email} already exists`);
+    if (input.onlyStoreOfOwner) {
+      // Two processes seeding at once: the lock makes the second see the first's store.
+      await tx.$executeRaw`select pg_advisory_xact_lock(hashtext(${`store-owner:${email}`}))`;
+      if (await tx.staffUser.findFirst({ where: { email, role: 'OWNER' }, select: { id: true } })) {
+        throw new AppError('CONFLICT', `${email} already owns a store`);
+      }
     }
     const store = await tx.store.create({
       data: { name: input.name, plan: input.plan, currency: input.currency ?? 'USD', contactEmail: email },
@@ -41,9 +47,11 @@ export async function createStaffUser(
   input: { storeId: string; email: string; name: string; role: StaffRole; password?: string },
 ) {
   const email = normalizeEmail(input.email);
-  if (await db.staffUser.findUnique({ where: { email }, select: { id: true } })) {
-    throw new AppError('CONFLICT', `A staff user with e-mail ${email} already exists`);
-  }
+  const existing = await db.staffUser.findUnique({
+    where: { storeId_email: { storeId: input.storeId, email } },
+    select: { id: true },
+  });
+  if (existing) throw new AppError('CONFLICT', `This store already has a staff member with e-mail ${email}`);
   return db.staffUser.create({
     data: {
       storeId: input.storeId,
