@@ -2,7 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-const scenarios = ['auth-overhead.ts', 'ratelimit.ts', 'product-throughput.ts', 'webhooks.ts'];
+const scenarios = [
+  'auth-overhead.ts',
+  'ratelimit.ts',
+  'product-throughput.ts',
+  'webhooks.ts',
+  'cli-start.ts',
+];
 for (const scenario of scenarios) {
   console.log(`\n== ${scenario}`);
   execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, scenario)], { stdio: 'inherit' });

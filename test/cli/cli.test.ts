@@ -814,4 +814,17 @@ describe('npm run cli (src/cli/index.ts)', () => {
     expect(help.stdout).toMatch(/^Usage: npm run cli/);
     expect((await run(['nope'], {})).code).toBe(2);
   });
+
+  it('runs through scripts/cli.mjs (`npm run cli`), passing arguments and the exit status on', async () => {
+    const script = (args: string[]) =>
+      promisify(execFile)(process.execPath, ['scripts/cli.mjs', ...args], { cwd: root }).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+      );
+    expect(await script(['--help'])).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^Usage: npm run cli/),
+    });
+    expect((await script(['nope'])).code).toBe(2);
+  });
 });
