@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { AuthTarget } from '../auth/invalidation';
 import type { Db } from '../db';
 import type { StoreWriter } from '../modules/store-writes';
+import type { WebhookServices } from '../modules/webhooks/services';
 
 /** Bad command-line syntax: unknown command or option, missing argument. Exit status 2. */
 export class UsageError extends Error {
@@ -26,6 +27,8 @@ export interface OptionSpec {
 export interface CommandInput {
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
+  /** --json: for a command that prints as it goes (the result is printed by runCli either way). */
+  json?: boolean;
 }
 
 export interface CliContext {
@@ -35,6 +38,12 @@ export interface CliContext {
   now: Date;
   /** Tells running API processes that a store changed (their verified-key caches drop it). */
   invalidateAuth: (target: AuthTarget) => Promise<void>;
+  /** The webhook secret box and URL policy of this configuration (commands that make endpoints). */
+  webhooks?: WebhookServices;
+  /** Prints a line while a long-running command works (`webhook listen`). */
+  progress?: (text: string) => void;
+  /** Resolves on Ctrl-C or SIGTERM, which it starts listening for when called. */
+  interrupted?: () => Promise<void>;
 }
 
 /** What a command hands back: the machine-readable shape for --json and the lines for people. */

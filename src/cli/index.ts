@@ -5,6 +5,7 @@ import { type CommandDatabase, commandDatabase } from '../db/command-database';
 import { describeDatabaseError } from '../db/connection-errors';
 import { readEnvFile } from '../env-file';
 import { createLogger } from '../logger';
+import { webhookServicesFrom } from '../modules/webhooks/services';
 import { DataVersions, versionKeyPrefix } from '../read-cache/data-version';
 import { connectRedis, REDIS_KEY_PREFIX } from '../redis';
 import { runCli } from './run';
@@ -56,6 +57,12 @@ async function main(): Promise<number> {
         target instanceof ConfigError ? null : describeDatabaseError(error, target.url, target.embeddedDir),
       out: (text) => process.stdout.write(`${text}\n`),
       err: (text) => process.stderr.write(`${text}\n`),
+      webhooks: webhookServicesFrom(config),
+      interrupted: () =>
+        new Promise((resolve) => {
+          process.once('SIGINT', () => resolve());
+          process.once('SIGTERM', () => resolve());
+        }),
     });
   } finally {
     redis?.disconnect();

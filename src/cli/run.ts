@@ -1,11 +1,12 @@
 import type { AuthTarget } from '../auth/invalidation';
 import type { Db } from '../db';
-import { type Command, commandHelp, parseCommandArgs, UsageError, usageLine } from './args';
+import { type CliContext, type Command, commandHelp, parseCommandArgs, UsageError, usageLine } from './args';
 import { keyCommands } from './key-commands';
 import { describeError, toJson } from './output';
 import { productCommands } from './product-commands';
 import { staffCommands } from './staff-commands';
 import { storeCommands } from './store-commands';
+import { webhookCommands } from './webhook-commands';
 
 export interface CliIo {
   db: Db;
@@ -20,9 +21,17 @@ export interface CliIo {
   storeChanged?: (storeId: string) => Promise<void>;
   /** One line for an error that means the database cannot be used (src/db/connection-errors.ts). */
   databaseProblem?: (error: unknown) => string | null;
+  webhooks?: CliContext['webhooks'];
+  interrupted?: CliContext['interrupted'];
 }
 
-export const commands: Command[] = [...storeCommands, ...staffCommands, ...keyCommands, ...productCommands];
+export const commands: Command[] = [
+  ...storeCommands,
+  ...staffCommands,
+  ...keyCommands,
+  ...productCommands,
+  ...webhookCommands,
+];
 
 export function usage(): string {
   return [
@@ -73,6 +82,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         writer: { prisma: io.db, storeChanged: io.storeChanged },
         now: io.now ?? new Date(),
         invalidateAuth: io.invalidateAuth ?? (async () => {}),
+        webhooks: io.webhooks,
+        progress: io.out,
+        interrupted: io.interrupted,
       },
       input,
     );

@@ -123,7 +123,7 @@ export function createPolicyConnector(options: PolicyConnectorOptions): buildCon
       );
     }, options.connectTimeoutMs);
 
-    function settle(error: Error | null, socket: TLSSocket | null) {
+    function settle(error: Error | null, socket: Socket | null) {
       if (settled) {
         socket?.destroy();
         return;
@@ -151,13 +151,17 @@ async function checkedConnect(
   options: PolicyConnectorOptions,
   track: (socket: Socket) => void,
   abandoned: () => boolean,
-): Promise<TLSSocket> {
-  if (connectOptions.protocol !== 'https:') throw new WebhookPolicyError('only https:// URLs are delivered');
+): Promise<Socket> {
+  const plain = connectOptions.protocol === 'http:';
+  if (!plain && connectOptions.protocol !== 'https:')
+    throw new WebhookPolicyError('only https:// URLs are delivered');
   // undici strips the brackets of an IPv6 literal; be robust to either form.
   const hostname = connectOptions.hostname.replace(/^\[(.*)\]$/, '$1');
-  const port = connectOptions.port === '' ? 443 : Number(connectOptions.port);
+  const port = connectOptions.port === '' ? (plain ? 80 : 443) : Number(connectOptions.port);
   const literal = isIP(hostname) !== 0;
   const allowed = isAllowedHost(hostname, port, options.allowHosts);
+  // Plain HTTP only to a host of the test allow-list (a local receiver in development)
+  if (plain && !allowed) throw new WebhookPolicyError('only https:// URLs are delivered');
 
   let addresses: Array<{ address: string; family: 4 | 6 }>;
   if (literal) {
@@ -192,7 +196,7 @@ async function checkedConnect(
       if (TRY_NEXT_ADDRESS.has((error as NodeJS.ErrnoException).code ?? '')) continue;
       throw error;
     }
-    return await startTls(tcp, { hostname, address, literal, ca: options.ca }, track);
+    return plain ? tcp : await startTls(tcp, { hostname, address, literal, ca: options.ca }, track);
   }
   throw lastError;
 }

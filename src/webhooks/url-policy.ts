@@ -128,9 +128,9 @@ export function isAllowedHost(
   );
 }
 
-/** The port a parsed https URL connects to. */
+/** The port a parsed webhook URL connects to. */
 export function effectivePort(url: URL): number {
-  return url.port === '' ? 443 : Number(url.port);
+  return url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
 }
 
 /** The reason a hostname that is not an IP literal is refused by name, or null. */
@@ -156,9 +156,11 @@ export function parseWebhookUrl(url: string, options: UrlPolicyOptions = {}): UR
   if (FORBIDDEN_CHARACTERS.test(url)) {
     refuse('must not contain whitespace, control characters or backslashes');
   }
-  if (!/^https:\/\//i.test(url)) refuse('must be an https:// URL');
-  // The authority as written: between "https://" and the first "/", "?" or "#".
-  const authority = url.slice('https://'.length).split(/[/?#]/, 1)[0] ?? '';
+  // http:// only for a host on the test allow-list (checked below, once the host is known)
+  const scheme = /^https:\/\//i.test(url) ? 'https://' : /^http:\/\//i.test(url) ? 'http://' : null;
+  if (scheme === null) refuse('must be an https:// URL');
+  // The authority as written: between the scheme and the first "/", "?" or "#".
+  const authority = url.slice(scheme.length).split(/[/?#]/, 1)[0] ?? '';
   if (authority.includes('@')) refuse('must not contain user information (user:password@)');
   if (authority.includes('%')) refuse('must not percent-encode the host');
 
@@ -168,7 +170,7 @@ export function parseWebhookUrl(url: string, options: UrlPolicyOptions = {}): UR
   } catch {
     refuse('must be a valid URL');
   }
-  if (parsed.protocol !== 'https:') refuse('must be an https:// URL');
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') refuse('must be an https:// URL');
   if (parsed.username !== '' || parsed.password !== '') {
     refuse('must not contain user information (user:password@)');
   }
@@ -177,6 +179,7 @@ export function parseWebhookUrl(url: string, options: UrlPolicyOptions = {}): UR
   if (parsed.port === '0') refuse('port 0 is not allowed');
 
   if (isAllowedHost(hostname, effectivePort(parsed), options.allowHosts)) return parsed;
+  if (parsed.protocol !== 'https:') refuse('must be an https:// URL');
 
   if (hostname.startsWith('[')) {
     const address = hostname.slice(1, -1);

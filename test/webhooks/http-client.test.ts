@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createPlainServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -512,6 +512,49 @@ describe('webhook HTTP client: allowHosts with a resolved name', () => {
     } finally {
       await allowed.close();
     }
+  });
+});
+
+describe('webhook HTTP client: plain http:// for the allow-list only', () => {
+  test('delivers over plain HTTP to a listed host (a local receiver), and refuses it to any other', async () => {
+    const bodies: string[] = [];
+    const plain = createPlainServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString());
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const port = (plain.address() as net.AddressInfo).port;
+    const listed = createWebhookHttpClient({ allowHosts: [`127.0.0.1:${port}`] });
+    const unlisted = createWebhookHttpClient({ allowHosts: ['127.0.0.1:1'] });
+    try {
+      const sent = await listed.post(delivery(`http://127.0.0.1:${port}/hooks`));
+      expect(sent).toMatchObject({ ok: true, httpStatus: 200, responseBody: 'ok' });
+      expect(bodies).toHaveLength(1);
+      const refused = await unlisted.post(delivery(`http://127.0.0.1:${port}/hooks`));
+      expect(refused).toMatchObject({ ok: false, httpStatus: 0 });
+      expect(bodies).toHaveLength(1);
+    } finally {
+      await Promise.all([listed.close(), unlisted.close()]);
+      await new Promise((resolve) => plain.close(resolve));
+    }
+  });
+
+  test('the connect step refuses plain HTTP to a host that is not listed', async () => {
+    const connect = createPolicyConnector({
+      allowHosts: undefined,
+      lookup: stubLookup('127.0.0.1'),
+      ca: undefined,
+      connectTimeoutMs: 1000,
+    });
+    const refusal = await new Promise<Error | null>((resolve) => {
+      const options = { hostname: '127.0.0.1', host: '127.0.0.1', protocol: 'http:', port: '80' };
+      connect(options as never, (...args: [Error | null, unknown?]) => resolve(args[0]));
+    });
+    expect(refusal?.message).toMatch(/only https/);
   });
 });
 

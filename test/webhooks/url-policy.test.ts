@@ -354,8 +354,14 @@ describe('allowHosts (tests only)', () => {
       expect(parseWebhookUrl(url, options)).toBeInstanceOf(URL);
       await expect(assertWebhookUrl(url, options)).resolves.toBeUndefined();
     }
-    refusal(() => parseWebhookUrl('http://127.0.0.1/', options));
+    // Plain http:// only for a listed host (a local receiver in development): `webhook listen`
+    expect(parseWebhookUrl('http://127.0.0.1:4000/hooks', options).port).toBe('4000');
+    refusal(() => parseWebhookUrl('http://receiver.test/', options)); // listed for 8443 only
+    refusal(() => parseWebhookUrl('http://127.0.0.2/', options));
+    refusal(() => parseWebhookUrl('http://93.184.216.34/'));
+    refusal(() => parseWebhookUrl('ftp://127.0.0.1/', options));
     refusal(() => parseWebhookUrl('https://user@127.0.0.1/', options));
+    refusal(() => parseWebhookUrl('http://user@127.0.0.1/', options));
     refusal(() => parseWebhookUrl('https://receiver.test:9443/', options)); // wrong port
     refusal(() => parseWebhookUrl('https://127.0.0.2/', options));
   });

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SECRET_PREFIX } from './secret';
 
 const USER_AGENT = 'Service-Webhooks/1.0';
@@ -39,4 +39,32 @@ function standardSignature(secret: string, id: string, timestamp: number, body: 
     'base64',
   );
   return createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+}
+
+/**
+ * What a receiver checks (the README's recipe, and `webhook listen`): the `X-Service-Signature`
+ * header is `t=<unix s>,v1=<hex>` over `"<t>.<body>"` with the endpoint's secret, and `t` is within
+ * `toleranceSeconds` of now. Answers null when it holds, else why not.
+ */
+export function signatureProblem(input: {
+  secret: string;
+  header: string | undefined;
+  body: string;
+  nowSeconds: number;
+  toleranceSeconds?: number;
+}): string | null {
+  const parts = Object.fromEntries(
+    (input.header ?? '').split(',').map((part) => {
+      const at = part.indexOf('=');
+      return [part.slice(0, at).trim(), part.slice(at + 1).trim()];
+    }),
+  );
+  const timestamp = Number(parts.t);
+  if (!input.header || !Number.isSafeInteger(timestamp) || !/^[0-9a-f]{64}$/.test(parts.v1 ?? ''))
+    return 'no X-Service-Signature of the form t=<seconds>,v1=<hex>';
+  if (Math.abs(input.nowSeconds - timestamp) > (input.toleranceSeconds ?? 300))
+    return `timestamp ${timestamp} is more than ${input.toleranceSeconds ?? 300} s from now`;
+  const expected = Buffer.from(serviceSignature(input.secret, timestamp, input.body), 'hex');
+  const given = Buffer.from(parts.v1 as string, 'hex');
+  return timingSafeEqual(expected, given) ? null : 'the signature does not match the endpoint secret';
 }
