@@ -41,6 +41,10 @@ const schema = z
     GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(100_000_000).default(25_000),
     SEED_DEMO: bool.default(false),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+    /** The HTTP server's clocks (README "Failure modes"): all headers, a whole request, an idle keep-alive. */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(20),
     /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
     METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
@@ -88,6 +92,13 @@ const schema = z
           message: `"${trimmed}" is not an origin (scheme://host[:port], no path)`,
         });
     }
+    if (env.HTTP_REQUEST_TIMEOUT_MS < env.HTTP_HEADERS_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_REQUEST_TIMEOUT_MS'],
+        message: 'must be at least HTTP_HEADERS_TIMEOUT_MS (the headers are part of the request)',
+      });
+    }
     if (env.WEBHOOK_LEASE_SECONDS * 1000 < env.WEBHOOK_TIMEOUT_MS + 1000) {
       ctx.addIssue({
         code: 'custom',
@@ -128,6 +139,11 @@ const schema = z
     },
     seedDemo: env.SEED_DEMO,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    http: {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     workerConcurrency: env.WORKER_CONCURRENCY,
     metricsToken: env.METRICS_TOKEN,
     webhook: {

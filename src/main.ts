@@ -131,7 +131,7 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
   let server: Server | undefined;
   if (role !== 'worker') {
     const app = createApp({ config, redis, logger, runtime });
-    server = await listen(app, config.port, config.host);
+    server = await listen(app, config.port, config.host, config.http);
     const listening = server;
     stops.listener(() => closeServer(listening));
     // An error of the listening server (say, out of file descriptors while accepting) is logged, not fatal.

@@ -9,13 +9,13 @@ import type { Logger } from 'pino';
 export function connectRedis(
   url: string,
   logger: Logger,
-  options: { commandTimeoutMs?: number } = {},
+  options: { commandTimeoutMs?: number; connectTimeoutMs?: number } = {},
 ): Redis {
   const redis = new Redis(url, {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
+    connectTimeout: options.connectTimeoutMs ?? 1000,
     commandTimeout: options.commandTimeoutMs ?? 100,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });

@@ -77,7 +77,7 @@ export async function startTestServer(
   });
   await runtime.start();
   const app = createApp({ config, redis, logger, runtime });
-  const server = await listen(app, 0, '127.0.0.1');
+  const server = await listen(app, 0, '127.0.0.1', config.http);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const request = (path: string, init: RequestInit & { key?: string } = {}) => {
