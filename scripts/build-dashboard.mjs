@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the store dashboard into dashboard/dist, which the server serves at `/`: first the schema's
 // types for the pages' GraphQL documents (dashboard/scripts/graphql-env.mjs), then Vite. Run by
-// `npm install`/`npm ci` (postinstall), `npm run build` (so `npm start`) and `npm test`.
+// `npm install`/`npm ci` (postinstall), `npm run build` and `npm test`.
 // Without Vite (an install with --omit=dev) it says so and leaves the dashboard unbuilt: the API
 // still serves, and `/` explains how to build the dashboard.
 import { createRequire } from 'node:module';

@@ -47,6 +47,10 @@ export function banner(options: {
         : `in this process (concurrency ${config.workerConcurrency})`,
     ],
   );
+  if (role === 'worker' && config.workerHealthPort !== undefined) {
+    const health = `http://${host.includes(':') ? `[${host}]` : host}:${config.workerHealthPort}`;
+    rows.push(['Health', `${health}/healthz  ${health}/readyz`]);
+  }
   if (demo && !demo.created) {
     rows.push([
       'API key',

@@ -46,6 +46,8 @@ const schema = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(20),
+    /** The worker role answers /healthz and /readyz on this port (unset: it listens on none). */
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
     METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     /** 32 bytes, base64 or hex: the AES-256-GCM key of the webhook signing secrets. */
@@ -145,6 +147,7 @@ const schema = z
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     workerConcurrency: env.WORKER_CONCURRENCY,
+    workerHealthPort: env.WORKER_HEALTH_PORT,
     metricsToken: env.METRICS_TOKEN,
     webhook: {
       secretKey: decodeSecretKey(env.WEBHOOK_SECRET_KEY ?? '') ?? DEV_WEBHOOK_SECRET_KEY,
@@ -213,8 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = schema.safeParse(set);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    // One line, every bad setting named: start-up failures are one line each (README "Start").
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return parsed.data;
 }

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
+import express from 'express';
 import type { Runner } from 'graphile-worker';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -14,6 +15,7 @@ import { describeDatabaseError } from './db/connection-errors';
 import { startEmbeddedPostgres } from './db/embedded';
 import { migrate } from './db/migrate';
 import { readEnvFile } from './env-file';
+import { healthRouter } from './http/health';
 import { listen } from './http/server';
 import { createLogger, terminalLogDestination } from './logger';
 import { connectRedis } from './redis';
@@ -164,6 +166,15 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
     const running = worker;
     stops.listener(() => running.stop());
     logger.info('worker running (concurrency %d)', config.workerConcurrency);
+    if (role === 'worker' && config.workerHealthPort !== undefined) {
+      // The worker role's probes, for an orchestrator: the same checks as the API's.
+      const probes = express()
+        .disable('x-powered-by')
+        .use(healthRouter({ prisma: db.prisma, redis }));
+      const health = await listen(probes, config.workerHealthPort, config.host);
+      stops.listener(() => closeServer(health));
+      logger.info('worker health on http://%s:%d/healthz and /readyz', config.host, config.workerHealthPort);
+    }
   }
   process.stdout.write(
     banner({

@@ -10,15 +10,15 @@ import express, {
 import { projectRoot } from '../paths';
 import { pageHeaders } from './page-headers';
 
-/** Where `npm run build:dashboard` (run by install, start and test) writes the store dashboard. */
+/** Where `npm run build:dashboard` (run by install, `npm run build` and test) writes the store dashboard. */
 export const DASHBOARD_DIR = path.join(projectRoot, 'dashboard', 'dist');
 
 /** A path the app routes itself (`/keys`, `/webhooks/whe_…`): no file extension. */
 const isAppPath = (urlPath: string) => !path.posix.basename(urlPath).includes('.');
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head>
-<body><main><h1>The dashboard is not built</h1><p>Run <code>npm run build:dashboard</code> (or <code>npm start</code>,
-which builds it) and reload. The API answers meanwhile at <code>/graphql</code> and <code>/api/v1</code>.</p></main></body></html>`;
+<body><main><h1>The dashboard is not built</h1><p>Run <code>npm run build:dashboard</code> (or <code>npm run build</code>,
+which builds it too) and reload. The API answers meanwhile at <code>/graphql</code> and <code>/api/v1</code>.</p></main></body></html>`;
 
 /**
  * The store dashboard (spec/dashboard.md) at `/`: its hashed assets cached for a year, and every

@@ -22,7 +22,7 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Compiles the service as `npm start` does (prestart: `npm run build`), once per test file. */
+/** Compiles the service as `npm run build` does (npm ci runs it), once per test file. */
 export function buildService(): void {
   execFileSync(
     process.execPath,
