@@ -5,7 +5,7 @@ import { retryWhileUnavailable } from '../../db/availability';
 import type { DeliveryResponse, WebhookHttpClient } from '../../webhooks/http-client';
 import { autoDisableIfFailing } from './auto-disable';
 import { nextRetryAt } from './backoff';
-import type { FanOut } from './fan-out';
+import type { Claimed, FanOut, Lease } from './claim';
 import { ASYNC_COMMIT_SQL, prepared } from './queryable';
 import { type AttemptRecord, type AttemptRecorder, writeRecords } from './record';
 import type { SecretBox } from './secret';
@@ -26,17 +26,6 @@ export interface DeliveryDeps {
   now: () => Date;
   /** [0, 1): the retry jitter. */
   random: () => number;
-}
-
-/** A delivery whose lease this worker holds, with what an attempt needs. */
-export interface Claimed {
-  id: string;
-  attempt: number;
-  payload: string;
-  eventType: string;
-  endpointId: string;
-  url: string;
-  secretCiphertext: string;
 }
 
 type AttemptOutcome = DeliveryStatus | 'skipped' | 'lease lost';
@@ -82,12 +71,6 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   ).rows[0];
   if (!claimed) return 'skipped';
   return sendAndRecord(deps, claimed, lease);
-}
-
-/** The hold an attempt has on its delivery: nothing is recorded under a token no longer the delivery's. */
-export interface Lease {
-  token: string;
-  until: Date;
 }
 
 /** POSTs a delivery whose lease is held under `lease.token`, then records the outcome (see record()). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Claimed, Lease } from './attempt';
+import type { Claimed, FanOut, Lease } from './claim';
 import { coalesce } from './coalesce';
 import { ENVELOPE_SQL } from './envelope';
 import { ASYNC_COMMIT_SQL, prepared, type Queryable } from './queryable';
@@ -52,12 +52,6 @@ export async function fanOutEvents(
     FAN_OUT([eventIds, now.toISOString(), lease.token, lease.until.toISOString()]),
   );
   return result.rows;
-}
-
-/** One event's fan-out: its new deliveries and the lease they are held under. */
-export interface FanOut {
-  lease: Lease;
-  deliveries: Claimed[];
 }
 
 /**
