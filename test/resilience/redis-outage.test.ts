@@ -97,10 +97,10 @@ describe('Redis going away and coming back', () => {
     const { logger, lines } = captureLogs('info');
     // Redis accepts the connection but completes no handshake until the gate opens.
     const proxy = await gatedProxy(redisServer.port);
-    // A first attempt that outlasts setting up the server and the key on a loaded machine (the
-    // default second would let it fail first, which is an outage, tested above)
+    // A first attempt (connect, then ioredis's ready check, a command) that outlasts setting up the
+    // server and the key on a loaded machine: failing first would be an outage, tested above.
     const redis = connectRedis(`redis://127.0.0.1:${proxy.port}`, logger, {
-      commandTimeoutMs: 2000,
+      commandTimeoutMs: 15_000,
       connectTimeoutMs: 15_000,
     });
     const server = await startTestServer(env, { redis, logger });
