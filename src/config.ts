@@ -41,6 +41,8 @@ const schema = z
     GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(100_000_000).default(25_000),
     SEED_DEMO: bool.default(false),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+    /** PostgreSQL ends a statement of the API and worker running longer than this (0: never). */
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
     /** The HTTP server's clocks (README "Failure modes"): all headers, a whole request, an idle keep-alive. */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
@@ -141,6 +143,7 @@ const schema = z
     },
     seedDemo: env.SEED_DEMO,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
     http: {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,

@@ -16,6 +16,8 @@ interface ConnectOptions {
   max?: number;
   /** Called with the text of every SQL statement sent (query counting in tests and diagnostics). */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL ends any statement of this pool running longer (lock waits included); 0: never. */
+  statementTimeoutMs?: number;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -92,6 +94,7 @@ export function connectDatabase(databaseUrl: string, options: ConnectOptions = {
     connectionString: databaseUrl,
     max: options.max ?? DEFAULT_POOL_SIZE,
     Client: poolClient(options.onQuery),
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -45,6 +45,7 @@ export const errorStatus = {
   IDEMPOTENCY_KEY_REUSED: 422,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  QUERY_TIMEOUT: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -161,6 +162,15 @@ export function classifyError(error: unknown): { appError: AppError; unexpected:
   while (current instanceof GraphQLError && current.originalError) current = current.originalError;
   if (current instanceof AppError) return { appError: current, unexpected: false };
   if (isDatabaseUnavailable(current)) return { appError: new ServiceUnavailableError(), unexpected: false };
+  if (isStatementTimeout(current)) {
+    return {
+      appError: new AppError(
+        'QUERY_TIMEOUT',
+        'A database statement of this request ran past the time limit and was stopped; ask for less, or try again',
+      ),
+      unexpected: false,
+    };
+  }
   if (isUniqueViolation(current)) {
     return {
       appError: new AppError('CONFLICT', 'A record with the same unique value already exists'),
@@ -190,6 +200,15 @@ function detailsOf(value: unknown): ErrorDetail[] | undefined {
   return value.every((d) => typeof d?.path === 'string' && typeof d?.message === 'string')
     ? value
     : undefined;
+}
+
+/** SQLSTATE 57014: PostgreSQL ended the statement at its statement_timeout (DB_STATEMENT_TIMEOUT_MS). */
+function isStatementTimeout(error: unknown): boolean {
+  const candidate = error as {
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+  } | null;
+  return candidate?.code === '57014' || candidate?.meta?.driverAdapterError?.cause?.originalCode === '57014';
 }
 
 /** Prisma's P2002: a write lost a race on a unique index (the service checks first; this is the race). */

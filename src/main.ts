@@ -108,6 +108,7 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
   }
   const db = connectDatabase(databaseUrl, {
     max: role === 'api' ? undefined : workerPoolSize(config.workerConcurrency),
+    statementTimeoutMs: config.statementTimeoutMs,
   });
   stops.resource(() => db.close());
   // A database refusing this process shows here, before anything listens.

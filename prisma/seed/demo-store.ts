@@ -70,6 +70,8 @@ export async function seedDemoStore(db: Db, options: { now?: Date } = {}): Promi
     // All the data and the key commit together; nextOrderNumber moving past 1001 marks a finished seed.
     const apiKey = await db.$transaction(
       async (tx) => {
+        // The demo data is a few large statements: no per-statement limit for the seed
+        await tx.$executeRaw`SET LOCAL statement_timeout = 0`;
         await insertDemoData(tx, data);
         await tx.store.update({
           where: { id: store.id },

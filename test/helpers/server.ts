@@ -56,7 +56,11 @@ export async function startTestServer(
     READ_CACHE_TTL_MS: '0',
     ...env,
   });
-  const db = connectDatabase(databaseUrl, { max: 5, onQuery: options.onQuery });
+  const db = connectDatabase(databaseUrl, {
+    max: 5,
+    onQuery: options.onQuery,
+    statementTimeoutMs: config.statementTimeoutMs,
+  });
   const clock = shared?.clock ?? { now: new Date() };
   const logger = options.logger ?? createLogger('silent');
   const ownRedis =
