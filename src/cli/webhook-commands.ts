@@ -5,7 +5,7 @@ import { AppError, notFound } from '../errors';
 import { createLogger } from '../logger';
 import { createEndpoint, deleteEndpoint } from '../modules/webhooks/service';
 import { signatureProblem } from '../modules/webhooks/signing';
-import { isAllowedHost } from '../webhooks/url-policy';
+import { isAllowedHost } from '../outbound-http/url-policy';
 import { type Command, command, stringOption } from './args';
 
 /** One delivery as `webhook listen` saw it. */

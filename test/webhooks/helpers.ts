@@ -10,7 +10,7 @@ import type { WebhookWorkerOptions } from '../../jobs/worker';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createSecretBox } from '../../src/modules/webhooks/secret';
-import { createWebhookHttpClient } from '../../src/webhooks/http-client';
+import { createWebhookHttpClient } from '../../src/outbound-http/http-client';
 import { makeKey, makeStore } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
 

@@ -10,8 +10,8 @@ import {
   type DeliveryRequest,
   decodeLimited,
   type WebhookHttpClient,
-} from '../../src/webhooks/http-client';
-import { assertWebhookUrl, type LookupFn } from '../../src/webhooks/url-policy';
+} from '../../src/outbound-http/http-client';
+import { assertWebhookUrl, type LookupFn } from '../../src/outbound-http/url-policy';
 
 // Every socket in this file is on 127.0.0.1. Public addresses appear only in stub DNS answers that
 // the policy refuses (or that only assertWebhookUrl sees), so nothing is ever sent off the machine.

@@ -1,11 +1,11 @@
 import { AppError } from '../../src/errors';
-import { isPublicUnicast, nonPublicReason } from '../../src/webhooks/address-policy';
+import { isPublicUnicast, nonPublicReason } from '../../src/outbound-http/address-policy';
 import {
   assertWebhookUrl,
   isAllowedHost,
   type LookupFn,
   parseWebhookUrl,
-} from '../../src/webhooks/url-policy';
+} from '../../src/outbound-http/url-policy';
 
 // Nothing here touches the network: every lookup is a stub.
 const PUBLIC_V4 = '93.184.216.34';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_WEBHOOK_URL_LENGTH } from '../../webhooks/url-policy';
+import { MAX_WEBHOOK_URL_LENGTH } from '../../outbound-http/url-policy';
 import { eventTypes } from '../events/catalog';
 
 export const MAX_ENDPOINTS_PER_STORE = 5;

@@ -2,8 +2,8 @@ import type { Prisma, WebhookEndpoint } from '../../../prisma/generated/client/c
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
+import { assertWebhookUrl } from '../../outbound-http/url-policy';
 import { parseInput } from '../../validation';
-import { assertWebhookUrl } from '../../webhooks/url-policy';
 import { recordAudit } from '../audit/service';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { writeStore } from '../store-writes';
@@ -33,7 +33,7 @@ export function webhookServices(ctx: Context): WebhookServices {
   return ctx.webhooks;
 }
 
-/** The URL policy (src/webhooks/url-policy.ts) reports `url`; the input's field is `input.url`. */
+/** The URL policy (src/outbound-http/url-policy.ts) reports `url`; the input's field is `input.url`. */
 async function checkUrl(ctx: Context, url: string): Promise<void> {
   try {
     await assertWebhookUrl(url, webhookServices(ctx).urlPolicy);

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import type { UrlPolicyOptions } from '../../webhooks/url-policy';
+import type { UrlPolicyOptions } from '../../outbound-http/url-policy';
 import { createSecretBox, type SecretBox } from './secret';
 
 /** What the webhook service needs from the process: the secret box and the URL policy's options. */
