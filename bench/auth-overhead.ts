@@ -39,6 +39,7 @@ async function run(databaseUrl: string) {
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
     RATE_LIMIT_MAX: '1000000',
+    COST_BUDGET_POINTS: '1000000000',
     // Both apps run the operation: the read cache (which only an authenticated request can use)
     // would otherwise answer one side from memory.
     READ_CACHE_TTL_MS: '0',

@@ -86,6 +86,7 @@ async function run(databaseUrl: string) {
     DATABASE_URL: databaseUrl,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
     RATE_LIMIT_MAX: '1000000',
+    COST_BUDGET_POINTS: '1000000000',
   };
   const apps = {
     before: await startApp(baseDir, common),

@@ -49,6 +49,7 @@ async function bench(databaseUrl: string) {
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
     RATE_LIMIT_MAX: '1000000',
+    COST_BUDGET_POINTS: '1000000000',
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),
   });

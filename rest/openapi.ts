@@ -99,7 +99,10 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
             'Insufficient scope (a key) or role (a session: FORBIDDEN), IP not allowed, or not in the plan',
           ],
           ['404', 'Not found'],
-          ['429', 'Rate limit or usage quota reached'],
+          [
+            '429',
+            'Rate limit, usage quota or query cost budget reached (Retry-After says when to come back)',
+          ],
         ].map(([status, description]) => [
           `E${status}`,
           {

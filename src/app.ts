@@ -57,6 +57,7 @@ export function createApp(deps: AppDeps): Express {
     authenticate,
     readCache,
     limits: config.queryLimits,
+    costBudget: deps.runtime.costBudget,
     logger: deps.logger,
     graphiql: config.graphiql,
     plugins: [useOperationMetrics(metrics)],

@@ -19,6 +19,7 @@ export const errorStatus = {
   ORIGIN_NOT_ALLOWED: 403,
   API_KEY_USAGE_LIMIT_REACHED: 429,
   RATE_LIMIT_EXCEEDED: 429,
+  COST_LIMIT_EXCEEDED: 429,
   VALIDATION_ERROR: 400,
   INVALID_JSON: 400,
   MALFORMED_REQUEST: 400,
@@ -144,6 +145,20 @@ export function stateConflict(
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** 503 while PostgreSQL is unreachable; `retryAfterSeconds` becomes the Retry-After header. */
+/** 429: a principal's query-cost budget is spent; `retryAfterSeconds` until enough of it is back. */
+export class CostLimitExceededError extends AppError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    cost: number,
+    remaining: number,
+  ) {
+    super(
+      'COST_LIMIT_EXCEEDED',
+      `This query costs ${cost} points and ${remaining} are left of this window's budget; retry in ${retryAfterSeconds} s or ask for less`,
+    );
+  }
+}
+
 export class ServiceUnavailableError extends AppError {
   readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
   constructor() {

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import { createAdmission } from './admission/admission';
+import { type CostBudget, createCostBudget } from './admission/cost-budget';
 import { type Authenticate, createAuthenticator } from './auth/authenticate';
 import { AuthInvalidation } from './auth/invalidation';
 import { KeyVerifier } from './auth/key-verifier';
@@ -23,6 +24,8 @@ export interface Runtime {
   invalidation: AuthInvalidation;
   usage: UsageMeter;
   readCache: ReadCache;
+  /** Each key's and staff member's query-cost budget; null when COST_BUDGET_POINTS is 0. */
+  costBudget: CostBudget | null;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -61,6 +64,13 @@ export function createRuntime(options: {
     keyPrefix: `${prefix}rl:`,
     redisTimeoutMs: config.redisTimeoutMs,
   });
+  const costBudget = createCostBudget({
+    redis,
+    ...config.costBudget,
+    keyPrefix: `${prefix}cost:`,
+    logger,
+    redisTimeoutMs: config.redisTimeoutMs,
+  });
   const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
   const services: RequestServices = {
     prisma,
@@ -92,6 +102,7 @@ export function createRuntime(options: {
     invalidation,
     usage,
     readCache,
+    costBudget,
     start: () => invalidation.start(),
     stop: () => invalidation.stop(),
   };

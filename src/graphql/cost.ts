@@ -29,6 +29,8 @@ const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
 export interface QueryCost {
   requestedQueryCost: number;
   actualQueryCost: number;
+  /** The caller's query-cost budget after this request (keys and signed-in staff). */
+  budget?: { limit: number; remaining: number; windowSeconds: number };
 }
 
 /** The cost before running: an upper bound of what the operation may return. */

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { CostDecision } from '../admission/cost-budget';
 import type { Context } from '../context';
 
 /** The three front doors; each hands operations to the one pipeline. */
@@ -17,6 +18,8 @@ export interface DoorRequest {
 export interface PipelineContext extends Context, DoorRequest {
   /** Set by the query-limits plugin before execution: the operation's requested cost. */
   requestedCost?: number;
+  /** Set by the query-limits plugin when it charged the principal's cost budget. */
+  costBudget?: CostDecision;
   /** Set by the idempotency plugin when a key was given: whether this answer is a replay. */
   idempotentReplay?: boolean;
 }

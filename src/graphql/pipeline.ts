@@ -4,12 +4,14 @@ import type { Request, Response } from 'express';
 import { type ExecutionResult, execute, type GraphQLSchema } from 'graphql';
 import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import type { CostBudget } from '../admission/cost-budget';
 import type { Authenticate } from '../auth/authenticate';
 import type { RequestServices } from '../context';
 import type { ReadCache } from '../read-cache/read-cache';
 import type { QueryLimits } from './limits';
 import type { PreparedOperation } from './operation';
 import type { DoorRequest, PipelineContext } from './pipeline-context';
+import { useCostBudget } from './plugins/cost-budget';
 import { maskError, useErrors } from './plugins/errors';
 import { useIdempotency } from './plugins/idempotency';
 import { useInputBoundary } from './plugins/input-boundary';
@@ -23,6 +25,8 @@ export interface PipelineDeps {
   authenticate: Authenticate;
   readCache: ReadCache;
   limits: QueryLimits;
+  /** Each principal's query-cost budget, charged before execution; null: none. */
+  costBudget?: CostBudget | null;
   logger: Logger;
   graphiql: boolean;
   /** Beside the pipeline's own concerns (operation metrics). */
@@ -44,7 +48,7 @@ export interface Pipeline {
  * The one execution pipeline of the three doors (envelop, inside graphql-yoga). Each concern that
  * wraps execution is one plugin, in this order (envelop runs onExecute hooks in order, and a plugin
  * that answers stops the ones after it): error logging, then query limits and cost (refuse early),
- * request context and principal, read cache, idempotency. Error masking is yoga's, with our mask.
+ * request context and principal, the principal's cost budget, read cache, idempotency. Error masking is yoga's, with our mask.
  */
 let graphiQLPage: string | undefined;
 const offlineGraphiQL = (options?: GraphiQLOptions) => {
@@ -76,6 +80,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
       useRequestContext(deps),
+      ...(deps.costBudget ? [useCostBudget(deps.costBudget)] : []),
       useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
       useIdempotency(),

@@ -20,6 +20,8 @@ const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'X-Cost-Limit',
+  'X-Cost-Remaining',
   'RateLimit-Policy',
   'RateLimit',
   'Retry-After',

@@ -54,6 +54,9 @@ export async function startTestServer(
     // Tests write rows straight into the database, behind the API's back, which the read cache cannot
     // see (by design: only mutations change a store's data). Its own tests switch it on.
     READ_CACHE_TTL_MS: '0',
+    // Tests send many requests with one key in well under a minute; the budget is charged (its
+    // headers are there) but never runs out. Its own tests set a small one.
+    COST_BUDGET_POINTS: '1000000000',
     ...env,
   });
   const db = connectDatabase(databaseUrl, {

@@ -1,5 +1,6 @@
 import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import { type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
+import type { CostDecision } from '../../admission/cost-budget';
 import { actualCost, type QueryCost, requestedCost } from '../cost';
 import { parseWithin, type QueryLimits, queryShapeRule, tooComplex } from '../limits';
 import type { PipelineContext } from '../pipeline-context';
@@ -20,8 +21,9 @@ export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plug
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
+      const context = args.contextValue;
       const requested = requestedCost(schema, args.document, operation, args.variableValues ?? {});
-      args.contextValue.requestedCost = requested;
+      context.requestedCost = requested;
       if (requested > limits.maxCost) {
         setResultAndStopExecution({
           errors: [tooComplex('cost', limits.maxCost, requested)],
@@ -34,6 +36,27 @@ export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plug
   };
 }
 
+/** `extensions.cost`: what was asked and returned, and, where a budget was charged, what is left of it. */
+export function costExtension(
+  requested: number,
+  actual: number,
+  charged: CostDecision | undefined,
+): QueryCost {
+  return {
+    requestedQueryCost: requested,
+    actualQueryCost: actual,
+    ...(charged
+      ? {
+          budget: {
+            limit: charged.limit,
+            remaining: charged.remaining,
+            windowSeconds: charged.windowSeconds,
+          },
+        }
+      : {}),
+  };
+}
+
 /** Adds `extensions.cost` to a result (one hook object for every execution; the cost is on the context). */
 const reportCost: OnExecuteHookResult<PipelineContext> = {
   onExecuteDone({ args, result, setResult }) {
@@ -41,10 +64,13 @@ const reportCost: OnExecuteHookResult<PipelineContext> = {
     // A remembered answer (read cache, idempotency replay) may already say what it cost.
     if (single.extensions?.cost) return;
     const operation = getOperationAST(args.document, args.operationName);
-    const cost: QueryCost = {
-      requestedQueryCost: args.contextValue.requestedCost ?? 0,
-      actualQueryCost: actualCost(single.data, operation ?? undefined),
-    };
+    // The budget left is in the X-Cost-* headers, not here: a remembered answer is served to other
+    // callers, whose budgets differ.
+    const cost = costExtension(
+      args.contextValue.requestedCost ?? 0,
+      actualCost(single.data, operation ?? undefined),
+      undefined,
+    );
     setResult({ ...single, extensions: { ...single.extensions, cost } });
   },
 };

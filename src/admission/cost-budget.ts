@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { RedisGuard } from '../ratelimit/redis-guard';
+import { defineScript } from '../ratelimit/redis-script';
+import { costBudgetLua } from './cost-budget.lua';
+
+/** What a charge decided: whether the cost fit, and what is left of the window's points. */
+export interface CostDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  windowSeconds: number;
+  /** When refused: seconds until enough points have left the window for this cost. */
+  retryAfterSeconds?: number;
+}
+
+export interface CostBudget {
+  readonly windowSeconds: number;
+  /** Charges `cost` points to a principal's sliding window, unless they would exceed the budget. */
+  charge(principal: string, cost: number, now: Date): Promise<CostDecision>;
+}
+
+const processTag = randomBytes(6).toString('hex');
+let sequence = 0;
+
+/**
+ * Beside the request rate limit, each key and each signed-in staff member has a budget of query
+ * cost per window (the cost the pipeline computes: a list costs its page size times its selection),
+ * exact across API processes in Redis, and per process while Redis is away, as the rate limit does.
+ * null when the budget is off (0 points).
+ */
+export function createCostBudget(options: {
+  redis: Redis | null;
+  points: number;
+  windowSeconds: number;
+  keyPrefix: string;
+  logger: Logger;
+  redisTimeoutMs?: number;
+}): CostBudget | null {
+  if (options.points <= 0) return null;
+  const { points, windowSeconds } = options;
+  const windowMs = windowSeconds * 1000;
+  const script = options.redis ? defineScript(options.redis, 'commerceCostBudget', costBudgetLua) : null;
+  const guard = new RedisGuard(options.logger.child({ component: 'cost-budget' }), 'query cost budget', {
+    timeoutMs: options.redisTimeoutMs ?? 100,
+    retryMs: 1000,
+  });
+  const memory = new Map<string, Array<{ at: number; cost: number }>>();
+
+  const decision = (allowed: boolean, remaining: number, freeAt: number, nowMs: number): CostDecision => ({
+    allowed,
+    limit: points,
+    remaining: Math.max(0, remaining),
+    windowSeconds,
+    ...(allowed ? {} : { retryAfterSeconds: Math.max(1, Math.ceil((freeAt - nowMs) / 1000)) }),
+  });
+
+  /** The same window in this process's memory (Redis missing or away). */
+  function chargeLocally(principal: string, cost: number, nowMs: number): CostDecision {
+    const entries = (memory.get(principal) ?? []).filter((entry) => entry.at > nowMs - windowMs);
+    const spent = entries.reduce((sum, entry) => sum + entry.cost, 0);
+    if (spent + cost > points) {
+      let freed = 0;
+      let freeAt = nowMs + windowMs;
+      for (const entry of entries) {
+        freed += entry.cost;
+        if (freed >= spent + cost - points) {
+          freeAt = entry.at + windowMs;
+          break;
+        }
+      }
+      memory.set(principal, entries);
+      return decision(false, points - spent, freeAt, nowMs);
+    }
+    if (cost > 0) entries.push({ at: nowMs, cost });
+    memory.set(principal, entries);
+    return decision(true, points - spent - cost, 0, nowMs);
+  }
+
+  return {
+    windowSeconds,
+    async charge(principal, cost, now) {
+      const nowMs = now.getTime();
+      if (script) {
+        const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}:${cost}`;
+        const reply = (await guard.attempt(() =>
+          script(1, options.keyPrefix + principal, nowMs, windowMs, points, member, cost),
+        )) as [number, number, number] | undefined;
+        if (reply) return decision(reply[0] === 1, reply[1], reply[2], nowMs);
+      }
+      return chargeLocally(principal, cost, nowMs);
+    },
+  };
+}
