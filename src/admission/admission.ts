@@ -23,12 +23,18 @@ export interface AdmissionResult {
   dataVersion?: string;
 }
 
+export interface AdmitOptions {
+  withDataVersion?: boolean;
+  /** How many requests this one counts as (default 1): an MCP batch counts each call. All or none. */
+  requests?: number;
+}
+
 export interface Admission {
   /**
    * Counts one request of a verified key: the sliding-window rate limit, then (only if it allowed the
    * request) the usage quota. Exact across API processes; one Redis round trip.
    */
-  admit(key: MeteredKey, now: Date, options?: { withDataVersion?: boolean }): Promise<AdmissionResult>;
+  admit(key: MeteredKey, now: Date, options?: AdmitOptions): Promise<AdmissionResult>;
   /**
    * Counts one request of a signed-in staff member against their own sliding window (no usage: a
    * session is no key). The same exactness, fallback and round trip as a key's.
@@ -36,7 +42,7 @@ export interface Admission {
   admitSession(
     session: { staffUserId: string; storeId: string },
     now: Date,
-    options?: { withDataVersion?: boolean },
+    options?: AdmitOptions,
   ): Promise<Omit<AdmissionResult, 'usage'>>;
 }
 
@@ -94,7 +100,13 @@ export function createAdmission(options: {
     run: ScriptCall | null,
     limit: { max: number; windowMs: number },
     now: Date,
-    call: { keys: string[]; args: (string | number)[]; storeId: string; withDataVersion: boolean },
+    call: {
+      keys: string[];
+      args: (string | number)[];
+      storeId: string;
+      withDataVersion: boolean;
+      requests: number;
+    },
   ) => {
     if (!run) return undefined;
     if (connecting && !connecting.settled) await connecting.wait(FIRST_CONNECTION_WAIT_MS);
@@ -110,7 +122,17 @@ export function createAdmission(options: {
     const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}`;
     const reply = (await guard.attempt(() => {
       holdWrites();
-      return run(keys.length, ...keys, nowMs, limit.windowMs, limit.max, member, ...args, ...versionArgs);
+      return run(
+        keys.length,
+        ...keys,
+        nowMs,
+        limit.windowMs,
+        limit.max,
+        member,
+        call.requests,
+        ...args,
+        ...versionArgs,
+      );
     })) as Reply | undefined;
     if (!reply) return undefined;
     const [allowed, count, oldest] = reply as unknown as [number, number, string];
@@ -125,6 +147,7 @@ export function createAdmission(options: {
 
   return {
     async admit(key, now, admitOptions) {
+      const requests = admitOptions?.requests ?? 1;
       const usageKeys = usage.redisKeys(key.id);
       const shared = usageKeys
         ? await inRedis<[number, number, string, number, number, string]>(script, window, now, {
@@ -138,6 +161,7 @@ export function createAdmission(options: {
             ],
             storeId: key.storeId,
             withDataVersion: admitOptions?.withDataVersion ?? false,
+            requests,
           })
         : undefined;
       if (shared) {
@@ -145,22 +169,27 @@ export function createAdmission(options: {
         const [, , , usageAllowed, used] = reply;
         return usageAllowed === -1 ? result : { ...result, usage: { allowed: usageAllowed === 1, used } };
       }
-      const rateLimit = rateLimitDecision(memory.hit(key.id, now.getTime()), now.getTime(), window, 'memory');
-      return rateLimit.allowed ? { rateLimit, usage: usage.recordLocally(key, now) } : { rateLimit };
+      const hit = memory.hit(key.id, now.getTime(), requests);
+      const rateLimit = rateLimitDecision(hit, now.getTime(), window, 'memory');
+      return rateLimit.allowed
+        ? { rateLimit, usage: usage.recordLocally(key, now, requests) }
+        : { rateLimit };
     },
     async admitSession(session, now, admitOptions) {
+      const requests = admitOptions?.requests ?? 1;
       const windowKey = `${windowPrefix}staff:${session.staffUserId}`;
       const shared = await inRedis<[number, number, string, string]>(sessionScript, sessionWindow, now, {
         keys: [windowKey],
         args: [],
         storeId: session.storeId,
         withDataVersion: admitOptions?.withDataVersion ?? false,
+        requests,
       });
       if (shared) {
         const { reply: _, ...result } = shared;
         return result;
       }
-      const hit = sessionMemory.hit(windowKey, now.getTime());
+      const hit = sessionMemory.hit(windowKey, now.getTime(), requests);
       return { rateLimit: rateLimitDecision(hit, now.getTime(), sessionWindow, 'memory') };
     },
   };

@@ -33,6 +33,8 @@ export interface AuthenticateOptions {
   isWrite?: () => boolean;
   /** The operation needs no credential (signing in): only the origin rule applies. */
   isPublic?: boolean;
+  /** How many requests this HTTP request counts as (default 1): an MCP batch counts each call. */
+  requests?: number;
 }
 
 export type Authenticate = (req: Request, res: Response, options?: AuthenticateOptions) => Promise<void>;
@@ -64,13 +66,15 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     res: Response,
     rateLimit: RateLimitDecision,
     principal: { kind: 'apiKey' | 'session' },
+    requests: number,
   ) => {
     for (const [name, value] of Object.entries(deps.rateLimitHeaders(rateLimit, principal.kind)))
       res.setHeader(name, value);
     if (!rateLimit.allowed) {
+      const batch = requests > 1 ? ` (this batch counts as ${requests} requests)` : '';
       throw new AppError(
         'RATE_LIMIT_EXCEEDED',
-        `Rate limit of ${rateLimit.limit} requests exceeded; retry in ${rateLimit.retryAfterSeconds ?? rateLimit.resetSeconds} s`,
+        `Rate limit of ${rateLimit.limit} requests exceeded${batch}; retry in ${rateLimit.retryAfterSeconds ?? rateLimit.resetSeconds} s`,
       );
     }
   };
@@ -95,9 +99,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
       req.state.principal = principal;
       const { rateLimit, dataVersion } = await deps.admission.admitSession(principal, now, {
         withDataVersion,
+        requests: options?.requests,
       });
       req.state.dataVersion = dataVersion;
-      refuseOverLimit(res, rateLimit, principal);
+      refuseOverLimit(res, rateLimit, principal, options?.requests ?? 1);
       req.state.authenticated = true;
       return;
     }
@@ -109,9 +114,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     req.state.principal = verified.principal;
     const { rateLimit, usage, dataVersion } = await deps.admission.admit(verified.usage, now, {
       withDataVersion,
+      requests: options?.requests,
     });
     req.state.dataVersion = dataVersion;
-    refuseOverLimit(res, rateLimit, verified.principal);
+    refuseOverLimit(res, rateLimit, verified.principal, options?.requests ?? 1);
     if (!usage?.allowed) {
       throw new AppError('API_KEY_USAGE_LIMIT_REACHED', 'This API key has used its whole usage limit');
     }

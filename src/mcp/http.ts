@@ -16,6 +16,15 @@ export interface McpDeps {
   readBody: (req: Request, res: Response) => Promise<void>;
 }
 
+/** The JSON-RPC requests (messages with a method and an id) in a body: one for anything else. */
+export function requestsIn(body: unknown): number {
+  if (!Array.isArray(body)) return 1;
+  const requests = body.filter(
+    (message) => typeof message === 'object' && message !== null && 'method' in message && 'id' in message,
+  ).length;
+  return Math.max(1, requests);
+}
+
 /**
  * POST /mcp: MCP Streamable HTTP, stateless (a new server and transport per request, JSON responses).
  * API-key authentication, rate limit and usage counting are the other doors' own and come first; a failure
@@ -41,8 +50,10 @@ export function createMcpHandler(deps: McpDeps): RequestHandler {
       // Spec §4.3: an API key is required; a dashboard session (header or cookie) is not one.
       if (presentedCredential(req.headers).kind === 'session')
         throw new AppError('API_KEY_REQUIRED', 'The MCP endpoint takes an API key, not a dashboard session');
-      await deps.authenticate(req, res);
+      // The body is read first (bounded like every door's) so that a JSON-RPC batch counts each of
+      // its calls against the rate limit and usage: README "Rate limit".
       await deps.readBody(req, res);
+      await deps.authenticate(req, res, { requests: requestsIn(req.body) });
     } catch (error) {
       const { appError, unexpected } = classifyError(error);
       if (unexpected) req.state.log.error({ err: error }, 'unexpected error before the MCP protocol');

@@ -11,7 +11,8 @@ export class MemorySlidingWindow {
 
   constructor(private readonly options: { max: number; windowMs: number }) {}
 
-  hit(keyId: string, nowMs: number): WindowResult {
+  /** `requests`: how many requests this one counts as (an MCP batch); all fit in the window, or none counts. */
+  hit(keyId: string, nowMs: number, requests = 1): WindowResult {
     const cutoff = nowMs - this.options.windowMs;
     this.sweep(nowMs, cutoff);
     let times = this.hits.get(keyId);
@@ -22,8 +23,8 @@ export class MemorySlidingWindow {
     let expired = 0;
     while (expired < times.length && times[expired]! <= cutoff) expired++;
     if (expired > 0) times.splice(0, expired);
-    const allowed = times.length < this.options.max;
-    if (allowed) insertSorted(times, nowMs);
+    const allowed = times.length + requests <= this.options.max;
+    if (allowed) for (let i = 0; i < requests; i++) insertSorted(times, nowMs);
     return { allowed, count: times.length, oldestMs: times[0] ?? null };
   }
 

@@ -13,7 +13,7 @@ interface KeyUsage {
 export class MemoryUsageCounter {
   private readonly keys = new Map<string, KeyUsage>();
 
-  record(key: MeteredKey, day: string, nowMs: number): { allowed: boolean; used: number } {
+  record(key: MeteredKey, day: string, nowMs: number, requests = 1): { allowed: boolean; used: number } {
     const stored = Number(key.usageCount);
     let usage = this.keys.get(key.id);
     if (!usage) {
@@ -22,10 +22,10 @@ export class MemoryUsageCounter {
     }
     // PostgreSQL only holds counted requests, so it is never ahead of the truth (see usage.lua.ts).
     usage.total = Math.max(usage.total, stored);
-    if (key.usageLimit !== null && usage.total >= key.usageLimit)
+    if (key.usageLimit !== null && usage.total + requests > key.usageLimit)
       return { allowed: false, used: usage.total };
-    usage.total++;
-    usage.days.set(day, (usage.days.get(day) ?? 0) + 1);
+    usage.total += requests;
+    usage.days.set(day, (usage.days.get(day) ?? 0) + requests);
     usage.lastUsedMs = Math.max(usage.lastUsedMs, nowMs);
     return { allowed: true, used: usage.total };
   }

@@ -16,7 +16,7 @@ export interface UsageMeter {
    * Counts one request of the key in this process unless its usage limit is reached: without Redis
    * or while it fails (the limit then holds per process).
    */
-  recordLocally(key: MeteredKey, now: Date): { allowed: boolean; used: number };
+  recordLocally(key: MeteredKey, now: Date, requests?: number): { allowed: boolean; used: number };
   /**
    * Moves counted usage to PostgreSQL: ApiKey.usageCount (+=), lastUsedAt (max), ApiKeyDailyUsage
    * (UTC day buckets, upsert +=). Returns the number of keys flushed.
@@ -64,7 +64,7 @@ export function createUsageMeter(options: {
   return {
     redisKeys: (keyId) => shared?.keysOf(keyId) ?? null,
 
-    recordLocally: (key, now) => memory.record(key, utcDay(now), now.getTime()),
+    recordLocally: (key, now, requests) => memory.record(key, utcDay(now), now.getTime(), requests),
 
     async flush(prisma) {
       const flushed = new Set<string>();

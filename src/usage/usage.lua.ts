@@ -6,11 +6,11 @@
  */
 
 /**
- * Counts one request unless the limit is reached, in one atomic step: a Lua function for the
+ * Counts a request (as n: an MCP batch of n calls) unless that would pass the limit, in one atomic step: a Lua function for the
  * admission script (src/admission/admission.lua.ts), which calls it only for requests the rate limit
  * admitted.
  * total_key, pending_key, dirty_key   the key's total and pending hash, and the dirty set
- * key_id, stored (usage count in PostgreSQL), limit ('' = none), day (UTC), now (ms), ttl (seconds)
+ * key_id, stored (usage count in PostgreSQL), limit ('' = none), day (UTC), now (ms), ttl (seconds), n
  * Returns allowed 0|1, the total after
  *
  * The total is seeded from the caller's PostgreSQL value by the first process to see the key, and
@@ -18,19 +18,19 @@
  * safe: it happens when requests counted in process memory during a Redis outage were flushed).
  */
 export const recordUsageLua = `
-local function record_usage(total_key, pending_key, dirty_key, key_id, stored, limit, day, now, ttl)
+local function record_usage(total_key, pending_key, dirty_key, key_id, stored, limit, day, now, ttl, n)
   local total = tonumber(redis.call('GET', total_key) or '-1')
   if total < tonumber(stored) then
     redis.call('SET', total_key, stored, 'EX', ttl)
     total = tonumber(stored)
   end
   limit = tonumber(limit)
-  if limit ~= nil and total >= limit then
+  if limit ~= nil and total + n > limit then
     return 0, total
   end
-  total = redis.call('INCR', total_key)
+  total = redis.call('INCRBY', total_key, n)
   redis.call('EXPIRE', total_key, ttl)
-  redis.call('HINCRBY', pending_key, 'd:' .. day, 1)
+  redis.call('HINCRBY', pending_key, 'd:' .. day, n)
   local last = tonumber(redis.call('HGET', pending_key, 'last') or '0')
   if tonumber(now) > last then
     redis.call('HSET', pending_key, 'last', now)

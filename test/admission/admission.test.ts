@@ -76,6 +76,30 @@ describe.each([
     expect(overQuota.usage).toEqual({ allowed: false, used: 1 });
     expect(overQuota.rateLimit).toMatchObject({ allowed: true, remaining: 3 });
   });
+
+  it('counts a request that stands for n (an MCP batch) n times, or not at all when n do not fit', async () => {
+    const { admission } = admissionOn(connection(), { keyPrefix: namespace(), logger, max: 10 });
+    const key = newKey({ usageLimit: 12 });
+    const batch = await admission.admit(key, t0, { requests: 7 });
+    expect(batch.rateLimit).toMatchObject({ allowed: true, remaining: 3 });
+    expect(batch.usage).toEqual({ allowed: true, used: 7 });
+    const tooMany = await admission.admit(key, later(1), { requests: 4 });
+    expect(tooMany.rateLimit).toMatchObject({ allowed: false, remaining: 3 });
+    expect(tooMany.usage).toBeUndefined();
+    // Nothing of the refused batch was counted: three single requests still fit in the window.
+    for (let i = 0; i < 3; i++) expect((await admission.admit(key, later(2 + i))).rateLimit.allowed).toBe(true);
+    // After the window, the usage limit (12, 10 used) refuses a batch of 3 whole and takes one of 2.
+    const overUsage = await admission.admit(key, later(60_010), { requests: 3 });
+    expect(overUsage.usage).toEqual({ allowed: false, used: 10 });
+    expect((await admission.admit(key, later(60_011), { requests: 2 })).usage).toEqual({ allowed: true, used: 12 });
+  });
+
+  it('counts a session request that stands for n n times', async () => {
+    const { admission } = admissionOn(connection(), { keyPrefix: namespace(), logger, max: 5 });
+    const session = { staffUserId: `stf_${randomBytes(6).toString('hex')}`, storeId: 'str_x' };
+    expect((await admission.admitSession(session, t0, { requests: 5 })).rateLimit.remaining).toBe(0);
+    expect((await admission.admitSession(session, later(1))).rateLimit.allowed).toBe(false);
+  });
 });
 
 describe('admission in Redis', () => {

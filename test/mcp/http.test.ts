@@ -126,6 +126,33 @@ describe('rate limit and usage', () => {
     expect((await rpc(server, toolsList, { key })).status).toBe(200);
     await expectEnvelope(await rpc(server, toolsList, { key }), 429, 'API_KEY_USAGE_LIMIT_REACHED');
   });
+
+  it('counts each call of a JSON-RPC batch as one request, and refuses a batch the window has no room for whole', async () => {
+    const key = await newKey({ usageLimit: 100 });
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_store_info', arguments: {} },
+    });
+    const notification = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    const batch = await rpc(server, [call(1), call(2), notification, call(3), call(4)], { key });
+    expect(batch.status).toBe(200);
+    expect(batch.headers.get('x-ratelimit-remaining')).toBe(String(RATE_LIMIT - 4));
+    const answers = (await batch.json()) as { id: number; result: { isError?: boolean } }[];
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
+    expect(answers.every((answer) => !answer.result.isError)).toBe(true);
+
+    // Two requests are left: a batch of three is refused whole, and counts nothing.
+    const refused = await rpc(server, [call(5), call(6), call(7)], { key });
+    const body = (await refused.clone().json()) as { message: string };
+    expect(body.message).toMatch(/this batch counts as 3 requests/);
+    await expectEnvelope(refused, 429, 'RATE_LIMIT_EXCEEDED');
+    expect((await rpc(server, [call(8), call(9)], { key })).status).toBe(200);
+    expect((await rpc(server, toolsList, { key })).status).toBe(429);
+    const used = await server.prisma.apiKey.findFirst({ where: { storeId }, orderBy: { createdAt: 'desc' } });
+    expect(used?.usageLimit).toBe(100);
+  });
 });
 
 describe('HTTP shape of the endpoint', () => {
