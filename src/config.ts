@@ -39,6 +39,7 @@ const schema = z
     GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).max(100_000).default(50),
     GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(5000),
     GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(100_000_000).default(25_000),
+    GRAPHQL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(1_073_741_824).default(16_777_216),
     /** Query cost each key and each signed-in staff member may spend per window (0: no budget). */
     COST_BUDGET_POINTS: z.coerce.number().int().min(0).max(1_000_000_000).default(50_000),
     COST_BUDGET_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
@@ -143,6 +144,7 @@ const schema = z
       maxDirectives: env.GRAPHQL_MAX_DIRECTIVES,
       maxTokens: env.GRAPHQL_MAX_TOKENS,
       maxCost: env.GRAPHQL_MAX_COST,
+      maxResponseBytes: env.GRAPHQL_MAX_RESPONSE_BYTES,
     },
     costBudget: { points: env.COST_BUDGET_POINTS, windowSeconds: env.COST_BUDGET_WINDOW_SECONDS },
     seedDemo: env.SEED_DEMO,

@@ -84,23 +84,47 @@ function withDefaults(operation: OperationDefinitionNode, variables: Record<stri
  * cost, counted on the answer) plus 10 per mutation root field.
  */
 export function actualCost(data: unknown, operation: OperationDefinitionNode | undefined): number {
+  return measureAnswer(data, operation).cost;
+}
+
+/**
+ * One walk over an answer's `data`: its actual cost, and the length of its JSON text (characters;
+ * string escapes aside), which the response size cap is checked on without writing the JSON twice.
+ */
+export function measureAnswer(
+  data: unknown,
+  operation: OperationDefinitionNode | undefined,
+): { cost: number; jsonLength: number } {
   let objects = 0;
-  const count = (value: unknown) => {
-    if (Array.isArray(value)) {
-      for (const item of value) count(item);
-    } else if (value !== null && typeof value === 'object') {
+  let length = 0;
+  // Braces and the separators: `{}`, or `{` + `"key":` and a comma or `}` after each member.
+  const walkObject = (value: Record<string, unknown>) => {
+    let members = 0;
+    for (const key in value) {
+      members++;
+      length += key.length + 4;
+      walk(value[key]);
+    }
+    length += members === 0 ? 2 : 1;
+    return members;
+  };
+  const walk = (value: unknown) => {
+    if (value === null || value === undefined) length += 4;
+    else if (typeof value === 'string') length += value.length + 2;
+    else if (typeof value === 'number' || typeof value === 'boolean') length += String(value).length;
+    else if (Array.isArray(value)) {
+      length += value.length === 0 ? 2 : value.length + 1;
+      for (const item of value) walk(item);
+    } else if (typeof value === 'object') {
       objects++;
-      for (const key in value) count((value as Record<string, unknown>)[key]);
+      walkObject(value as Record<string, unknown>);
     }
   };
-  let roots = 0;
-  if (data !== null && typeof data === 'object') {
-    for (const key in data) {
-      roots++;
-      count((data as Record<string, unknown>)[key]);
-    }
-  }
-  return objects + (operation?.operation === 'mutation' ? roots * MUTATION_COST : 0);
+  const roots = data !== null && typeof data === 'object' ? walkObject(data as Record<string, unknown>) : 0;
+  return {
+    cost: objects + (operation?.operation === 'mutation' ? roots * MUTATION_COST : 0),
+    jsonLength: length,
+  };
 }
 
 class CostWalker {

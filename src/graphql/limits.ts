@@ -20,6 +20,8 @@ export interface QueryLimits {
   maxDirectives: number;
   maxTokens: number;
   maxCost: number;
+  /** The largest answer a query may give, as the length of its data's JSON text. */
+  maxResponseBytes: number;
 }
 
 export type Measure = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost';
@@ -32,6 +34,20 @@ export function tooComplex(measure: Measure, limit: number, value: number): Grap
       `The query's ${measure} is ${value}; at most ${limit} is allowed (README "Query limits and cost")`,
     ),
     { measure, limit, value, http: { status: 400 } },
+  );
+}
+
+/**
+ * RESPONSE_TOO_LARGE (400): a query's answer was longer than the cap. Checked after execution, on
+ * queries only (a mutation's change is made and must be told), before any door writes the answer.
+ */
+export function responseTooLarge(limit: number, value: number): GraphQLError {
+  return toGraphQLError(
+    new AppError(
+      'RESPONSE_TOO_LARGE',
+      `The answer is ${value} bytes long; at most ${limit} are sent: ask for smaller pages or fewer fields (README "Query limits and cost")`,
+    ),
+    { measure: 'responseBytes', limit, value, http: { status: 400 } },
   );
 }
 

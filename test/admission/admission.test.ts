@@ -87,11 +87,15 @@ describe.each([
     expect(tooMany.rateLimit).toMatchObject({ allowed: false, remaining: 3 });
     expect(tooMany.usage).toBeUndefined();
     // Nothing of the refused batch was counted: three single requests still fit in the window.
-    for (let i = 0; i < 3; i++) expect((await admission.admit(key, later(2 + i))).rateLimit.allowed).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect((await admission.admit(key, later(2 + i))).rateLimit.allowed).toBe(true);
     // After the window, the usage limit (12, 10 used) refuses a batch of 3 whole and takes one of 2.
     const overUsage = await admission.admit(key, later(60_010), { requests: 3 });
     expect(overUsage.usage).toEqual({ allowed: false, used: 10 });
-    expect((await admission.admit(key, later(60_011), { requests: 2 })).usage).toEqual({ allowed: true, used: 12 });
+    expect((await admission.admit(key, later(60_011), { requests: 2 })).usage).toEqual({
+      allowed: true,
+      used: 12,
+    });
   });
 
   it('counts a session request that stands for n n times', async () => {

@@ -1,8 +1,8 @@
 import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import { type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { CostDecision } from '../../admission/cost-budget';
-import { actualCost, type QueryCost, requestedCost } from '../cost';
-import { parseWithin, type QueryLimits, queryShapeRule, tooComplex } from '../limits';
+import { measureAnswer, type QueryCost, requestedCost } from '../cost';
+import { parseWithin, type QueryLimits, queryShapeRule, responseTooLarge, tooComplex } from '../limits';
 import type { PipelineContext } from '../pipeline-context';
 
 /**
@@ -15,6 +15,7 @@ import type { PipelineContext } from '../pipeline-context';
 export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plugin<PipelineContext> {
   const parse = parseWithin(limits.maxTokens);
   const shape = queryShapeRule(limits);
+  const reportCost = costReport(limits.maxResponseBytes);
   return {
     onParse: ({ setParseFn }) => setParseFn(parse),
     onValidate: ({ addValidationRule }) => addValidationRule(shape),
@@ -57,20 +58,24 @@ export function costExtension(
   };
 }
 
-/** Adds `extensions.cost` to a result (one hook object for every execution; the cost is on the context). */
-const reportCost: OnExecuteHookResult<PipelineContext> = {
+/**
+ * Adds `extensions.cost` to a result (one hook object for every execution; the cost is on the
+ * context), and puts RESPONSE_TOO_LARGE in place of a query's answer longer than the cap.
+ */
+const costReport = (maxResponseBytes: number): OnExecuteHookResult<PipelineContext> => ({
   onExecuteDone({ args, result, setResult }) {
     const single = result as ExecutionResult;
     // A remembered answer (read cache, idempotency replay) may already say what it cost.
     if (single.extensions?.cost) return;
-    const operation = getOperationAST(args.document, args.operationName);
+    const operation = getOperationAST(args.document, args.operationName) ?? undefined;
+    const measured = measureAnswer(single.data, operation);
     // The budget left is in the X-Cost-* headers, not here: a remembered answer is served to other
     // callers, whose budgets differ.
-    const cost = costExtension(
-      args.contextValue.requestedCost ?? 0,
-      actualCost(single.data, operation ?? undefined),
-      undefined,
-    );
+    const cost = costExtension(args.contextValue.requestedCost ?? 0, measured.cost, undefined);
+    if (measured.jsonLength > maxResponseBytes && operation?.operation === 'query') {
+      setResult({ errors: [responseTooLarge(maxResponseBytes, measured.jsonLength)], extensions: { cost } });
+      return;
+    }
     setResult({ ...single, extensions: { ...single.extensions, cost } });
   },
-};
+});
