@@ -1,13 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { connectDatabase } from '../src/db';
-import { issueApiKey } from '../src/modules/api-keys/issue';
-import { allScopes } from '../test/helpers/factories';
 import { withBenchDatabase } from './database';
+import { cpuMsOf, issueKeys, type LoadResult, runLoad, startApp } from './processes';
 
 /**
  * Issue 13's performance check: the product page, REST and GraphQL, cached and uncached, served by
@@ -22,65 +18,18 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const KEYS = Number(process.env.BENCH_KEYS ?? 1000);
 const baseDir = process.env.BENCH_BASE_DIR;
 const here = path.join(__dirname, '..');
-const TICK_MS = 10; // /proc clock ticks (USER_HZ 100)
 
-interface Result {
-  rps: number;
-  requests: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
+type Result = LoadResult;
 
-function load(target: { url: string; method: 'GET' | 'POST'; body?: string; keys: string[] }) {
-  const input = JSON.stringify({ durationMs: DURATION_MS, concurrency: CONCURRENCY, ...target });
-  return new Promise<Result>((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'load-client.ts')],
-      { maxBuffer: 1 << 20 },
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as Result)),
-    );
-    child.stdin?.end(input);
-  });
-}
-
-const cpuMsOf = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-};
-
-async function startApp(
-  tree: string,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'bench/app-process.ts')], {
-    cwd: tree,
-    env: { ...process.env, NODE_ENV: 'production', BENCH_APP_ENV: JSON.stringify(env) },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`app in ${tree} exited with ${code}`)));
-  });
-  return { child, base: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}` };
-}
+const load = (target: { url: string; method: 'GET' | 'POST'; body?: string; keys: string[] }) =>
+  runLoad({ durationMs: DURATION_MS, concurrency: CONCURRENCY, ...target });
 
 async function run(databaseUrl: string) {
   if (!baseDir) throw new Error('BENCH_BASE_DIR must name the checkout of the code before the change');
   if (process.env.NODE_ENV !== 'production') throw new Error('run with NODE_ENV=production');
   const db = connectDatabase(databaseUrl, { max: 4 });
   const seeded = await seedDemoStore(db.prisma);
-  const keys: string[] = [];
-  for (let k = 0; k < KEYS; k++) {
-    const { secret } = await issueApiKey(
-      db.prisma,
-      seeded.storeId,
-      { keyName: `bench ${k}`, environment: 'production', scopes: allScopes() },
-      { now: new Date() },
-    );
-    keys.push(secret);
-  }
+  const keys = await issueKeys(db.prisma, seeded.storeId, KEYS);
   await db.close();
   const common = {
     DATABASE_URL: databaseUrl,
@@ -139,7 +88,7 @@ async function run(databaseUrl: string) {
       `  ${what.padEnd(18)} after/before: throughput ${(y.rps / x.rps).toFixed(2)}, CPU per request ${(y.cpuMs / x.cpuMs).toFixed(2)}`,
     );
   }
-  for (const app of Object.values(apps)) app.child.stdin?.end();
+  for (const app of Object.values(apps)) app.stop();
 }
 
 withBenchDatabase('ab', run)

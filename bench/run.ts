@@ -8,6 +8,7 @@ const scenarios = [
   'product-throughput.ts',
   'webhooks.ts',
   'cli-start.ts',
+  'tenant-isolation.ts',
 ];
 for (const scenario of scenarios) {
   console.log(`\n== ${scenario}`);

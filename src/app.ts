@@ -6,6 +6,7 @@ import { readJsonBody } from '../rest/body';
 import { compileRoutes } from '../rest/compile';
 import { buildOpenApiDocument } from '../rest/openapi';
 import { routeTable } from '../rest/routes';
+import { CostInFlight } from './admission/cost-in-flight';
 import type { Config } from './config';
 import { AppError, classifyError } from './errors';
 import { createPipeline } from './graphql/pipeline';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
     readCache,
     limits: config.queryLimits,
     costBudget: deps.runtime.costBudget,
+    costInFlight: config.storeMaxCostInFlight > 0 ? new CostInFlight(config.storeMaxCostInFlight) : null,
     logger: deps.logger,
     graphiql: config.graphiql,
     plugins: [useOperationMetrics(metrics)],

@@ -43,6 +43,7 @@ const schema = z
     /** Query cost each key and each signed-in staff member may spend per window (0: no budget). */
     COST_BUDGET_POINTS: z.coerce.number().int().min(0).max(1_000_000_000).default(50_000),
     COST_BUDGET_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+    STORE_MAX_COST_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000_000).default(25_000),
     SEED_DEMO: bool.default(false),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
     /** PostgreSQL ends a statement of the API and worker running longer than this (0: never). */
@@ -147,6 +148,8 @@ const schema = z
       maxResponseBytes: env.GRAPHQL_MAX_RESPONSE_BYTES,
     },
     costBudget: { points: env.COST_BUDGET_POINTS, windowSeconds: env.COST_BUDGET_WINDOW_SECONDS },
+    /** Query cost each store may have executing at once per API process (0: unbounded). */
+    storeMaxCostInFlight: env.STORE_MAX_COST_IN_FLIGHT,
     seedDemo: env.SEED_DEMO,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,

@@ -5,6 +5,7 @@ import { type ExecutionResult, execute, type GraphQLSchema } from 'graphql';
 import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { CostBudget } from '../admission/cost-budget';
+import type { CostInFlight } from '../admission/cost-in-flight';
 import type { Authenticate } from '../auth/authenticate';
 import type { RequestServices } from '../context';
 import type { ReadCache } from '../read-cache/read-cache';
@@ -13,6 +14,7 @@ import type { PreparedOperation } from './operation';
 import type { DoorRequest, PipelineContext } from './pipeline-context';
 import { useCostBudget } from './plugins/cost-budget';
 import { maskError, useErrors } from './plugins/errors';
+import { useFairShare } from './plugins/fair-share';
 import { useIdempotency } from './plugins/idempotency';
 import { useInputBoundary } from './plugins/input-boundary';
 import { useQueryLimits } from './plugins/query-limits';
@@ -27,6 +29,8 @@ export interface PipelineDeps {
   limits: QueryLimits;
   /** Each principal's query-cost budget, charged before execution; null: none. */
   costBudget?: CostBudget | null;
+  /** Each store's share of cost executing at once in this process; null: unbounded. */
+  costInFlight?: CostInFlight | null;
   logger: Logger;
   graphiql: boolean;
   /** Beside the pipeline's own concerns (operation metrics). */
@@ -48,7 +52,8 @@ export interface Pipeline {
  * The one execution pipeline of the three doors (envelop, inside graphql-yoga). Each concern that
  * wraps execution is one plugin, in this order (envelop runs onExecute hooks in order, and a plugin
  * that answers stops the ones after it): error logging, then query limits and cost (refuse early),
- * request context and principal, the principal's cost budget, read cache, idempotency. Error masking is yoga's, with our mask.
+ * request context and principal, the principal's cost budget, read cache, idempotency, and last the
+ * store's fair share of execution (it wraps execution itself). Error masking is yoga's, with our mask.
  */
 let graphiQLPage: string | undefined;
 const offlineGraphiQL = (options?: GraphiQLOptions) => {
@@ -84,6 +89,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
       useIdempotency(),
+      ...(deps.costInFlight ? [useFairShare(deps.costInFlight)] : []),
     ],
     maskedErrors: { maskError: maskError(deps.logger, logged) },
   });

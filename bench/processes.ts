@@ -1,0 +1,87 @@
+// The pieces every multi-process benchmark shares: the load generator in its own process, an app
+// process of a given tree, CPU time read from /proc, and a store's keys.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { PrismaClient } from '../prisma/generated/client/client';
+import { issueApiKey } from '../src/modules/api-keys/issue';
+import { allScopes } from '../test/helpers/factories';
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Answers that were not 200. */
+  errors: number;
+}
+
+export interface LoadInput {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  keys: string[];
+  durationMs: number;
+  concurrency: number;
+}
+
+/** Runs bench/load-client.ts (closed loop, keep-alive) in a process of its own against one target. */
+export function runLoad(input: LoadInput): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'load-client.ts')],
+      { maxBuffer: 1 << 20 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as LoadResult)),
+    );
+    child.stdin?.end(JSON.stringify(input));
+  });
+}
+
+const TICK_MS = 10; // /proc clock ticks (USER_HZ 100)
+
+/** User + system CPU time of a process so far, in ms. */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+export interface AppProcess {
+  child: ChildProcess;
+  base: string;
+  stop(): void;
+}
+
+/** One API process of the tree (bench/app-process.ts there) with this environment, on a free port. */
+export async function startApp(tree: string, env: Record<string, string>): Promise<AppProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'bench/app-process.ts')], {
+    cwd: tree,
+    env: { ...process.env, NODE_ENV: 'production', BENCH_APP_ENV: JSON.stringify(env) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`app in ${tree} exited with ${code}`)));
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`,
+    stop: () => child.stdin?.end(),
+  };
+}
+
+/** `count` production keys with every scope for the store. */
+export async function issueKeys(prisma: PrismaClient, storeId: string, count: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const { secret } = await issueApiKey(
+      prisma,
+      storeId,
+      { keyName: `bench ${k}`, environment: 'production', scopes: allScopes() },
+      { now: new Date() },
+    );
+    keys.push(secret);
+  }
+  return keys;
+}
