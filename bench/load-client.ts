@@ -1,5 +1,5 @@
 // A closed-loop HTTP load generator, run as its own process so that it does not share the servers'
-// event loop. Input (JSON on stdin): { url, method, body?, keys, durationMs, concurrency }.
+// event loop. Input (JSON on stdin): { url, method, body?, keys, durationMs, concurrency, okStatus? }.
 // Output: one JSON line { requests, rps, p50, p99, errors }.
 //
 // It uses node:http with keep-alive connections, one per concurrent client: on this machine that
@@ -15,6 +15,8 @@ interface Input {
   keys: string[];
   durationMs: number;
   concurrency: number;
+  /** The status a good answer has (default 200); any other counts as an error. */
+  okStatus?: number;
 }
 
 /** Sends one request of the target; resolves with its status once the whole body has arrived. */
@@ -56,7 +58,7 @@ async function main() {
       while (Date.now() < end) {
         const key = input.keys[i++ % input.keys.length] as string;
         const started = process.hrtime.bigint();
-        if ((await send(key)) !== 200) errors++;
+        if ((await send(key)) !== (input.okStatus ?? 200)) errors++;
         latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
       }
     }),

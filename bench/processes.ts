@@ -24,6 +24,7 @@ export interface LoadInput {
   keys: string[];
   durationMs: number;
   concurrency: number;
+  okStatus?: number;
 }
 
 /** Runs bench/load-client.ts (closed loop, keep-alive) in a process of its own against one target. */
@@ -54,15 +55,28 @@ export interface AppProcess {
 }
 
 /** One API process of the tree (bench/app-process.ts there) with this environment, on a free port. */
-export async function startApp(tree: string, env: Record<string, string>): Promise<AppProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(tree, 'bench/app-process.ts')], {
-    cwd: tree,
-    env: { ...process.env, NODE_ENV: 'production', BENCH_APP_ENV: JSON.stringify(env) },
+export function startApp(tree: string, env: Record<string, string>): Promise<AppProcess> {
+  return startServer(path.join(tree, 'bench/app-process.ts'), { BENCH_APP_ENV: JSON.stringify(env) }, tree);
+}
+
+/**
+ * A server script in a process of its own (TypeScript through tsx; .cjs as it is), which prints
+ * `{ "port": … }` as its first line once it listens and ends when its stdin does.
+ */
+export async function startServer(
+  script: string,
+  env: Record<string, string>,
+  cwd = path.dirname(script),
+): Promise<AppProcess> {
+  const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`app in ${tree} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return {
     child,
