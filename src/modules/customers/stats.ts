@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { type Context, storeIdOf } from '../../context';
 import type { Db, Tx } from '../../db';
 
@@ -34,52 +35,23 @@ export async function customerStatsFor(
 
 /**
  * Per request: the stats of every customer asked for while a result is being built are loaded
- * together (DataLoader's scheduling: after the current promise jobs, in one grouped query), so a
- * list page costs one query for its stats however many customers it holds. Nothing is kept after
- * a batch, so a later mutation in the same document never reads stale numbers.
+ * together by one DataLoader (its scheduling: after the current promise jobs, in one grouped query),
+ * so a list page costs one query for its stats however many customers it holds. Nothing is cached
+ * after a batch (`cache: false`), so a later mutation in the same document never reads stale numbers.
  */
-class CustomerStatsLoader {
-  private batch: Map<string, Promise<CustomerStats>> | null = null;
-  private waiting: Array<{ id: string; resolve: (s: CustomerStats) => void; reject: (e: unknown) => void }> =
-    [];
-
-  constructor(private readonly ctx: Context) {}
-
-  load(customerId: string): Promise<CustomerStats> {
-    if (!this.batch) {
-      this.batch = new Map();
-      void Promise.resolve().then(() => process.nextTick(() => void this.flush()));
-    }
-    const pending = this.batch.get(customerId);
-    if (pending) return pending;
-    const promise = new Promise<CustomerStats>((resolve, reject) => {
-      this.waiting.push({ id: customerId, resolve, reject });
-    });
-    this.batch.set(customerId, promise);
-    return promise;
-  }
-
-  private async flush() {
-    const waiting = this.waiting;
-    this.batch = null;
-    this.waiting = [];
-    try {
-      const ids = waiting.map((entry) => entry.id);
-      const stats = await customerStatsFor(this.ctx.prisma, storeIdOf(this.ctx), ids);
-      for (const entry of waiting) entry.resolve(stats.get(entry.id) ?? noStats);
-    } catch (error) {
-      for (const entry of waiting) entry.reject(error);
-    }
-  }
-}
-
-const loaders = new WeakMap<Context, CustomerStatsLoader>();
+const loaders = new WeakMap<Context, DataLoader<string, CustomerStats>>();
 
 /** The stats of one customer of the caller's store, batched with the others of the same result. */
 export function loadCustomerStats(ctx: Context, customerId: string): Promise<CustomerStats> {
   let loader = loaders.get(ctx);
   if (!loader) {
-    loader = new CustomerStatsLoader(ctx);
+    loader = new DataLoader(
+      async (ids: readonly string[]) => {
+        const stats = await customerStatsFor(ctx.prisma, storeIdOf(ctx), ids);
+        return ids.map((id) => stats.get(id) ?? noStats);
+      },
+      { cache: false },
+    );
     loaders.set(ctx, loader);
   }
   return loader.load(customerId);
