@@ -8,7 +8,7 @@
 // GraphQL's POSTs paid for the client's own work (bench/BASELINE.md, "The load generator").
 import { Agent, type RequestOptions, request } from 'node:http';
 
-interface Input {
+export interface LoadInput {
   url: string;
   method: 'GET' | 'POST';
   body?: string;
@@ -19,8 +19,18 @@ interface Input {
   okStatus?: number;
 }
 
+/** What the client prints. */
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Answers whose status was not the good one. */
+  errors: number;
+}
+
 /** Sends one request of the target; resolves with its status once the whole body has arrived. */
-function sender(input: Input): (key: string) => Promise<number> {
+function sender(input: LoadInput): (key: string) => Promise<number> {
   const url = new URL(input.url);
   const body = input.body === undefined ? undefined : Buffer.from(input.body);
   const agent = new Agent({ keepAlive: true, maxSockets: input.concurrency });
@@ -47,7 +57,7 @@ function sender(input: Input): (key: string) => Promise<number> {
 async function main() {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Input;
+  const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as LoadInput;
   const send = sender(input);
   const latencies: number[] = [];
   let errors = 0;

@@ -7,25 +7,9 @@ import { createInterface } from 'node:readline';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import { issueApiKey } from '../src/modules/api-keys/issue';
 import { allScopes } from '../test/helpers/factories';
+import type { LoadInput, LoadResult } from './load-client';
 
-export interface LoadResult {
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  /** Answers that were not 200. */
-  errors: number;
-}
-
-export interface LoadInput {
-  url: string;
-  method: 'GET' | 'POST';
-  body?: string;
-  keys: string[];
-  durationMs: number;
-  concurrency: number;
-  okStatus?: number;
-}
+export type { LoadInput, LoadResult };
 
 /** Runs bench/load-client.ts (closed loop, keep-alive) in a process of its own against one target. */
 export function runLoad(input: LoadInput): Promise<LoadResult> {
