@@ -145,7 +145,6 @@ export function stateConflict(
 /** Seconds a client is asked to wait (Retry-After) while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** 503 while PostgreSQL is unreachable; `retryAfterSeconds` becomes the Retry-After header. */
 /** 429: a principal's query-cost budget is spent; `retryAfterSeconds` until enough of it is back. */
 export class CostLimitExceededError extends AppError {
   constructor(
@@ -160,6 +159,7 @@ export class CostLimitExceededError extends AppError {
   }
 }
 
+/** 503 while PostgreSQL is unreachable; `retryAfterSeconds` becomes the Retry-After header. */
 export class ServiceUnavailableError extends AppError {
   readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
   constructor() {

@@ -80,16 +80,10 @@ function withDefaults(operation: OperationDefinitionNode, variables: Record<stri
 }
 
 /**
- * The cost of what was returned: 1 for every object in `data` (the same unit as the requested
- * cost, counted on the answer) plus 10 per mutation root field.
- */
-export function actualCost(data: unknown, operation: OperationDefinitionNode | undefined): number {
-  return measureAnswer(data, operation).cost;
-}
-
-/**
- * One walk over an answer's `data`: its actual cost, and the length of its JSON text (characters;
- * string escapes aside), which the response size cap is checked on without writing the JSON twice.
+ * One walk over an answer's `data`: its actual cost — 1 for every object (the same unit as the
+ * requested cost, counted on the answer) plus 10 per mutation root field — and the length of its
+ * JSON text (characters; string escapes aside), which the response size cap is checked on without
+ * writing the JSON twice.
  */
 export function measureAnswer(
   data: unknown,

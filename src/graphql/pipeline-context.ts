@@ -18,7 +18,7 @@ export interface DoorRequest {
 export interface PipelineContext extends Context, DoorRequest {
   /** Set by the query-limits plugin before execution: the operation's requested cost. */
   requestedCost?: number;
-  /** Set by the query-limits plugin when it charged the principal's cost budget. */
+  /** Set by the cost-budget plugin when it charged the principal's budget. */
   costBudget?: CostDecision;
   /** Set by the idempotency plugin when a key was given: whether this answer is a replay. */
   idempotentReplay?: boolean;

@@ -29,6 +29,9 @@ declare global {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A new request id, for a request that brought none (or one not worth keeping). */
+export const newRequestId = () => `req_${randomUUID().replaceAll('-', '')}`;
+
 /**
  * The request's child logger, made when something first logs through it: the request line itself
  * names the request id, and most requests log nothing else. A plain value (not a getter), so that
@@ -49,8 +52,7 @@ function lazyChild(logger: Logger, requestId: string): Logger {
 export function requestState(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
-    const requestId =
-      incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     req.state = {
       requestId,
       log: lazyChild(logger, requestId),

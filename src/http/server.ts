@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, type Server, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
 import { AppError, errorEnvelope } from '../errors';
+import { newRequestId } from './request-state';
 
 /**
  * The HTTP server for the app. Use this, not app.listen: its requests and responses are born with
@@ -84,7 +84,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: SocketWithReque
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new AppError('REQUEST_TIMEOUT', 'The request took too long to arrive')
         : new AppError('MALFORMED_REQUEST', 'The request is not valid HTTP');
-  const body = JSON.stringify(errorEnvelope(appError, `req_${randomUUID().replaceAll('-', '')}`));
+  const body = JSON.stringify(errorEnvelope(appError, newRequestId()));
   socket.end(
     `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -1,11 +1,9 @@
-import { startWorker } from '../../jobs/worker';
 import { runCli } from '../../src/cli/index';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
 import { webhookServicesFrom } from '../../src/modules/webhooks/services';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { eventually, serverEnv, testWorkerOptions } from '../webhooks/helpers';
+import { eventually, serverEnv, startTestWorker } from '../webhooks/helpers';
 
 /**
  * Issue 15 item 14: receiving webhooks on localhost during development. `webhook listen` registers
@@ -16,18 +14,10 @@ import { eventually, serverEnv, testWorkerOptions } from '../webhooks/helpers';
 jest.setTimeout(60_000);
 
 let server: TestServer;
-let worker: Awaited<ReturnType<typeof startWorker>>;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
 beforeAll(async () => {
   server = await startTestServer(serverEnv);
-  worker = await startWorker({
-    pgPool: server.db.pool,
-    logger: createLogger('silent'),
-    concurrency: 2,
-    usageMeter: server.runtime.usage,
-    prisma: server.prisma,
-    webhooks: testWorkerOptions(),
-    pollInterval: 100,
-  });
+  worker = await startTestWorker(server, { pollInterval: 100 });
 });
 afterAll(async () => {
   await worker?.stop();

@@ -1,9 +1,7 @@
 import type { Runner } from 'graphile-worker';
 import type { Browser } from 'playwright-core';
-import { startWorker } from '../../jobs/worker';
-import { createLogger } from '../../src/logger';
 import type { TestServer } from '../helpers/server';
-import { type Receiver, serverEnv, startReceiver, testWorkerOptions } from '../webhooks/helpers';
+import { type Receiver, serverEnv, startReceiver, startTestWorker } from '../webhooks/helpers';
 import {
   eventually,
   expectText,
@@ -31,15 +29,7 @@ beforeAll(async () => {
     launchBrowser(),
     startReceiver(() => ({ status: 200, body: 'thanks' })),
   ]);
-  worker = await startWorker({
-    pgPool: server.db.pool,
-    logger: createLogger('silent'),
-    concurrency: 2,
-    usageMeter: server.runtime.usage,
-    prisma: server.prisma,
-    webhooks: testWorkerOptions(),
-    pollInterval: 200,
-  });
+  worker = await startTestWorker(server);
   shop = await storeWithStaff(server, 'PRO', 'OWNER');
 });
 afterAll(async () => {

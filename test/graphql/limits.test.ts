@@ -2,7 +2,7 @@ import { getIntrospectionQuery, getOperationAST, parse, validate } from 'graphql
 import { compileRoutes } from '../../rest/compile';
 import { routeTable } from '../../rest/routes';
 import { loadConfig } from '../../src/config';
-import { actualCost, requestedCost } from '../../src/graphql/cost';
+import { measureAnswer, requestedCost } from '../../src/graphql/cost';
 import { queryShapeRule } from '../../src/graphql/limits';
 import type { PreparedOperation } from '../../src/graphql/operation';
 import { compileTools } from '../../src/mcp/compile';
@@ -170,7 +170,7 @@ describe('the fixed documents of every REST route and MCP tool', () => {
 
   it('the actual cost counts every object returned', () => {
     expect(
-      actualCost(
+      measureAnswer(
         {
           a: {
             items: [
@@ -180,7 +180,7 @@ describe('the fixed documents of every REST route and MCP tool', () => {
           },
         },
         undefined,
-      ),
+      ).cost,
     ).toBe(4);
   });
 });

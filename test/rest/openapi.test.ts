@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { startWorker } from '../../jobs/worker';
 import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, seedDemoStore } from '../../prisma/seed/demo-store';
 import { routeTable } from '../../rest/routes';
-import { createLogger } from '../../src/logger';
 import { makeKey } from '../helpers/factories';
 import { root } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { serverEnv, startReceiver, testWorkerOptions } from '../webhooks/helpers';
+import { serverEnv, startReceiver, startTestWorker } from '../webhooks/helpers';
 
 /**
  * @seriousme/openapi-schema-validator is an ES module, which Jest's CommonJS runtime cannot load on
@@ -230,15 +228,7 @@ describe('the documented response schemas', () => {
     };
     // The demo store has no webhooks: one endpoint on a local receiver, and a test event delivered to it
     const receiver = await startReceiver();
-    const worker = await startWorker({
-      pgPool: server.db.pool,
-      logger: createLogger('silent'),
-      concurrency: 2,
-      usageMeter: server.runtime.usage,
-      prisma: server.prisma,
-      webhooks: testWorkerOptions(),
-      pollInterval: 100,
-    });
+    const worker = await startTestWorker(server, { pollInterval: 100 });
     stops.push(
       () => receiver.close(),
       () => worker.stop(),

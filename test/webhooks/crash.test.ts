@@ -1,8 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Runner } from 'graphile-worker';
-import { startWorker } from '../../jobs/worker';
-import { createLogger } from '../../src/logger';
 import { root } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
@@ -11,8 +9,8 @@ import {
   type Receiver,
   serverEnv,
   startReceiver,
+  startTestWorker,
   storeWithEndpoint,
-  testWorkerOptions,
 } from './helpers';
 
 /**
@@ -101,14 +99,8 @@ describe('a worker that dies mid-delivery', () => {
 
     let survivor: Runner | undefined;
     try {
-      survivor = await startWorker({
-        pgPool: server.db.pool,
-        logger: createLogger('silent'),
-        concurrency: 2,
-        usageMeter: server.runtime.usage,
-        prisma: server.prisma,
-        webhooks: testWorkerOptions({ leaseSeconds: LEASE_SECONDS, sweepIntervalMs: 500 }),
-        pollInterval: 200,
+      survivor = await startTestWorker(server, {
+        webhooks: { leaseSeconds: LEASE_SECONDS, sweepIntervalMs: 500 },
       });
       const done = await eventually(async () => {
         const rows = await server.prisma.webhookDelivery.findMany({

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import { createMailer } from '../../jobs/tasks/send_email';
-import type { WebhookWorkerOptions } from '../../jobs/worker';
+import { startWorker, type WebhookWorkerOptions } from '../../jobs/worker';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createSecretBox } from '../../src/modules/webhooks/secret';
@@ -175,6 +175,22 @@ export function testWorkerOptions(
     logRetentionDays: config.webhook.logRetentionDays,
     ...rest,
   };
+}
+
+/** A worker on the test server's database (two jobs at a time, the test's webhook options), polling often. */
+export function startTestWorker(
+  server: TestServer,
+  options: { pollInterval?: number; webhooks?: Partial<WebhookWorkerOptions> } = {},
+) {
+  return startWorker({
+    pgPool: server.db.pool,
+    logger: createLogger('silent'),
+    concurrency: 2,
+    usageMeter: server.runtime.usage,
+    prisma: server.prisma,
+    webhooks: testWorkerOptions(options.webhooks),
+    pollInterval: options.pollInterval ?? 200,
+  });
 }
 
 export const jsonHeaders = (key: string) => ({ 'tt-api-key': key, 'content-type': 'application/json' });

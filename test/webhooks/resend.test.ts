@@ -1,6 +1,4 @@
 import type { Runner } from 'graphile-worker';
-import { startWorker } from '../../jobs/worker';
-import { createLogger } from '../../src/logger';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   eventually,
@@ -8,8 +6,8 @@ import {
   type Receiver,
   serverEnv,
   startReceiver,
+  startTestWorker,
   storeWithEndpoint,
-  testWorkerOptions,
 } from './helpers';
 
 /**
@@ -23,15 +21,7 @@ let worker: Runner;
 beforeAll(async () => {
   server = await startTestServer(serverEnv);
   receiver = await startReceiver(() => ({ status: 200, body: 'received' }));
-  worker = await startWorker({
-    pgPool: server.db.pool,
-    logger: createLogger('silent'),
-    concurrency: 2,
-    usageMeter: server.runtime.usage,
-    prisma: server.prisma,
-    webhooks: testWorkerOptions(),
-    pollInterval: 200,
-  });
+  worker = await startTestWorker(server);
 });
 afterAll(async () => {
   await worker.stop();
