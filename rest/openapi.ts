@@ -91,7 +91,10 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
       },
       responses: Object.fromEntries(
         [
-          ['400', 'Invalid input (VALIDATION_ERROR, INVALID_JSON)'],
+          [
+            '400',
+            'Invalid input (VALIDATION_ERROR, INVALID_JSON), or an answer over the size cap (RESPONSE_TOO_LARGE)',
+          ],
           ['401', 'Missing or invalid API key or session'],
           ['402', 'The store is suspended'],
           [
