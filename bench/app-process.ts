@@ -2,6 +2,8 @@
 // on the database and Redis the parent names, listening on a free loopback port that it prints as
 // one JSON line. Only APIs that every version of the app has are used, so the same file can be
 // copied into an older checkout and run there.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -28,8 +30,31 @@ async function main() {
   await runtime.start();
   const server = await listen(createApp({ config, redis, logger, runtime }), 0, '127.0.0.1');
   process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+  const profiling = env.BENCH_CPU_PROFILE ? profileOnSignal(env.BENCH_CPU_PROFILE) : undefined;
   process.stdin.resume();
-  process.stdin.on('end', () => process.exit(0));
+  process.stdin.on('end', async () => {
+    await profiling?.();
+    process.exit(0);
+  });
+}
+
+/**
+ * bench/profile.ts: V8's sampling profiler from the first SIGUSR2 (after warm-up, so start-up is not
+ * in it) until the end; the profile is written to `file` before the process exits.
+ */
+function profileOnSignal(file: string): () => Promise<void> {
+  const session = new Session();
+  session.connect();
+  let started: Promise<unknown> | undefined;
+  process.once('SIGUSR2', () => {
+    started = session.post('Profiler.enable').then(() => session.post('Profiler.start'));
+  });
+  return async () => {
+    if (!started) return;
+    await started;
+    const { profile } = (await session.post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(profile));
+  };
 }
 
 void main();

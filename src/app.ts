@@ -9,6 +9,7 @@ import { routeTable } from '../rest/routes';
 import { CostInFlight } from './admission/cost-in-flight';
 import type { Config } from './config';
 import { AppError, classifyError } from './errors';
+import { createGraphQLDoor } from './graphql/http';
 import { createPipeline } from './graphql/pipeline';
 import { useOperationMetrics } from './graphql/plugins/metrics';
 import { corsFor } from './http/cors';
@@ -17,7 +18,7 @@ import { healthRouter } from './http/health';
 import { createMetrics } from './http/metrics';
 import { referenceRouter } from './http/reference';
 import { requestState } from './http/request-state';
-import { sendGraphQLError, sendRestError } from './http/respond';
+import { sendRestError } from './http/respond';
 import { compileTools } from './mcp/compile';
 import { createMcpHandler } from './mcp/http';
 import { mcpTools } from './mcp/tools';
@@ -80,27 +81,7 @@ export function createApp(deps: AppDeps): Express {
     createRestHandler({ pipeline, authenticate, routes, bodyLimitBytes: config.bodyLimitBytes }),
   );
 
-  app.use('/graphql', async (req, res) => {
-    // The JSON body is read by the one reader every door uses (size limit, media type, INVALID_JSON).
-    if (req.method === 'POST') {
-      try {
-        await readBody(req, res);
-      } catch (error) {
-        return sendGraphQLError(res, classifyError(error).appError);
-      }
-      // One operation per request (README "Query limits and cost"): a batch would be one request's
-      // worth of rate limit for many operations' work.
-      if (Array.isArray(req.body))
-        return sendGraphQLError(
-          res,
-          new AppError(
-            'BATCHING_NOT_SUPPORTED',
-            'Send one operation per request; batched (array) bodies are not supported',
-          ),
-        );
-    }
-    return pipeline.graphql(req, res);
-  });
+  app.use('/graphql', createGraphQLDoor({ pipeline, readBody }));
 
   // After the doors, which most requests are for: express tries its layers in order.
   app.get('/metrics', metrics.serve);

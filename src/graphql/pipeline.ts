@@ -1,7 +1,13 @@
 import { type Plugin, useEngine } from '@envelop/core';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Request, Response } from 'express';
-import { type ExecutionResult, execute, type GraphQLSchema } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  type GraphQLSchema,
+  getOperationAST,
+} from 'graphql';
 import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { CostBudget } from '../admission/cost-budget';
@@ -41,11 +47,27 @@ export interface Pipeline {
   /** The /graphql door: graphql-yoga (GraphQL over HTTP, GraphiQL) on this pipeline. */
   graphql: ReturnType<typeof createYoga<{ req: Request; res: Response }, PipelineContext>>;
   /** Runs a prepared operation as the caller of the door's request: the one call of `execute`. */
-  run(
-    prepared: PreparedOperation,
-    variables: Record<string, unknown>,
-    request: DoorRequest,
-  ): Promise<{ result: ExecutionResult; context: PipelineContext }>;
+  run(prepared: PreparedOperation, variables: Record<string, unknown>, request: DoorRequest): Promise<Ran>;
+  /**
+   * Runs a /graphql request's operation text like `run`, parsed and validated through the pipeline's
+   * hooks (and yoga's cache of both, by text). Undefined, with nothing run, when the text does not
+   * parse or validate or does not hold the operation named: yoga answers those, with GraphQL over
+   * HTTP's error statuses.
+   */
+  runText(params: OperationText, request: DoorRequest): Promise<Ran> | undefined;
+}
+
+/** What the pipeline ran: the result, and the context it ran in (what the plugins noted on it). */
+export interface Ran {
+  result: ExecutionResult;
+  context: PipelineContext;
+}
+
+/** A GraphQL-over-HTTP request's operation: its text, the operation's name, its variables. */
+export interface OperationText {
+  query: string;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
 }
 
 /**
@@ -94,19 +116,43 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     maskedErrors: { maskError: maskError(deps.logger, logged) },
   });
 
+  type Enveloped = ReturnType<typeof yoga.getEnveloped>;
+  const envelopedFor = (request: DoorRequest) =>
+    yoga.getEnveloped(new DoorContext(request) as unknown as PipelineContext);
+  async function execution(
+    enveloped: Enveloped,
+    document: DocumentNode,
+    operationName: string | undefined,
+    variables: Record<string, unknown> | null | undefined,
+  ): Promise<Ran> {
+    const context = (await enveloped.contextFactory()) as PipelineContext;
+    const result = (await enveloped.execute({
+      schema: enveloped.schema,
+      document,
+      operationName,
+      variableValues: variables,
+      contextValue: context,
+    })) as ExecutionResult;
+    return { result, context };
+  }
+
   return {
     graphql: yoga,
-    async run(prepared, variables, request) {
-      const enveloped = yoga.getEnveloped(new DoorContext(request) as unknown as PipelineContext);
-      const context = (await enveloped.contextFactory()) as PipelineContext;
-      const result = (await enveloped.execute({
-        schema: enveloped.schema,
-        document: prepared.document,
-        operationName: prepared.operation.name.value,
-        variableValues: variables,
-        contextValue: context,
-      })) as ExecutionResult;
-      return { result, context };
+    run(prepared, variables, request) {
+      return execution(envelopedFor(request), prepared.document, prepared.operation.name.value, variables);
+    },
+    runText(params, request) {
+      const enveloped = envelopedFor(request);
+      let document: DocumentNode;
+      try {
+        document = enveloped.parse(params.query);
+      } catch {
+        return undefined;
+      }
+      const operationName = params.operationName ?? undefined;
+      if (enveloped.validate(enveloped.schema, document).length > 0) return undefined;
+      if (!getOperationAST(document, operationName)) return undefined;
+      return execution(enveloped, document, operationName, params.variables);
     },
   };
 }

@@ -25,10 +25,9 @@ export function useErrors(logged: WeakSet<Error>): Plugin<PipelineContext> {
   };
   return {
     onResultProcess({ result, setResult }) {
-      if (isAsyncIterable(result) || Array.isArray(result) || 'data' in result) return;
-      const code = result.errors?.[0]?.extensions?.code;
-      if (!isErrorCode(code) || result.extensions?.http) return;
-      setResult({ ...result, extensions: { ...result.extensions, http: { status: errorStatus[code] } } });
+      if (isAsyncIterable(result) || Array.isArray(result)) return;
+      const answered = withRefusalStatus(result);
+      if (answered !== result) setResult(answered);
     },
     onValidate:
       () =>
@@ -38,6 +37,14 @@ export function useErrors(logged: WeakSet<Error>): Plugin<PipelineContext> {
       },
     onExecute: () => logUnexpected,
   };
+}
+
+/** A result refused before execution (no `data`) with its first error's code's HTTP status. */
+export function withRefusalStatus(result: ExecutionResult): ExecutionResult {
+  if ('data' in result) return result;
+  const code = result.errors?.[0]?.extensions?.code;
+  if (!isErrorCode(code) || result.extensions?.http) return result;
+  return { ...result, extensions: { ...result.extensions, http: { status: errorStatus[code] } } };
 }
 
 function withValidationCode(error: Error): Error {
