@@ -84,8 +84,9 @@ export function createCostBudget(options: {
       const nowMs = now.getTime();
       if (script) {
         const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}:${cost}`;
+        const key = options.keyPrefix + principal;
         const reply = (await guard.attempt(() =>
-          script(1, options.keyPrefix + principal, nowMs, windowMs, points, member, cost),
+          script(2, key, `${key}:spent`, nowMs, windowMs, points, member, cost),
         )) as [number, number, number] | undefined;
         if (reply) return decision(reply[0] === 1, reply[1], reply[2], nowMs);
       }

@@ -70,6 +70,29 @@ describe.each([
     server.clock.now = new Date(server.clock.now.getTime() + 61_000);
     expect((await server.graphql(expensive, {}, key)).status).toBe(200);
   });
+
+  it("gives back each request's points when that request leaves the window, not before", async () => {
+    const store = await makeStore(server.prisma);
+    const { secret: key } = await makeKey(server.prisma, store.id);
+    const cheap = '{ products(limit: 10) { items { id } } }';
+    const costOf = async (res: Response) =>
+      ((await res.json()) as { extensions: { cost: { requestedQueryCost: number } } }).extensions.cost
+        .requestedQueryCost;
+    const start = server.clock.now.getTime();
+    const big = await costOf(await server.graphql(expensive, {}, key));
+    server.clock.now = new Date(start + 30_000);
+    const small = await server.graphql(cheap, {}, key);
+    const smallCost = await costOf(small);
+    expect(small.headers.get('x-cost-remaining')).toBe(String(BUDGET - big - smallCost));
+    // 61 s after the first: it has left, the second has not
+    server.clock.now = new Date(start + 61_000);
+    const later = await server.graphql(cheap, {}, key);
+    expect(later.headers.get('x-cost-remaining')).toBe(String(BUDGET - 2 * smallCost));
+    // 92 s after the first: only the third is left
+    server.clock.now = new Date(start + 92_000);
+    const last = await server.graphql(cheap, {}, key);
+    expect(last.headers.get('x-cost-remaining')).toBe(String(BUDGET - 2 * smallCost));
+  });
 });
 
 describe('no budget', () => {
