@@ -43,14 +43,19 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       }
       const { compiled: entry, params } = match;
       req.state.route = `/api/v1${entry.route.path}`;
+      // A route without a body has its variables, and so its cost, before admission; a bad
+      // parameter is answered after authentication all the same (DESIGN's check order).
+      const early = entry.route.body ? undefined : attempt(() => variablesOf(entry, params, req));
       await deps.authenticate(req, res, {
         isPublic: entry.route.auth === 'none',
         isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
         isCacheableRead: () => entry.readScopes !== null,
+        cost: () => (early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined),
       });
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
       if (entry.route.body) await readBody(req, res);
-      const variables = variablesFor(entry, params, req.query as Record<string, unknown>, req.body);
+      if (early && !early.ok) throw early.error;
+      const variables = early ? early.value : variablesOf(entry, params, req);
       const idempotencyKey =
         req.method === 'POST' || req.method === 'PATCH' ? req.get('idempotency-key') : undefined;
       const { result, context } = await deps.pipeline.run(entry, variables, {
@@ -68,6 +73,17 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       sendRestError(res, appError);
     }
   };
+}
+
+const variablesOf = (entry: CompiledRoute, params: Record<string, string>, req: Request) =>
+  variablesFor(entry, params, req.query as Record<string, unknown>, req.body);
+
+function attempt<T>(make: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
+  try {
+    return { ok: true, value: make() };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 /** The operation's result as the spec's answer: the first error's envelope, or the route's success. */

@@ -64,13 +64,7 @@ export function createRuntime(options: {
     keyPrefix: `${prefix}rl:`,
     redisTimeoutMs: config.redisTimeoutMs,
   });
-  const costBudget = createCostBudget({
-    redis,
-    ...config.costBudget,
-    keyPrefix: `${prefix}cost:`,
-    logger,
-    redisTimeoutMs: config.redisTimeoutMs,
-  });
+
   const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
   const services: RequestServices = {
     prisma,
@@ -81,6 +75,13 @@ export function createRuntime(options: {
     storeChanged: (storeId) => readCache.storeChanged(storeId),
     alwaysSecureCookies: config.isProduction,
   };
+  const costBudget = createCostBudget({
+    redis,
+    ...config.costBudget,
+    keyPrefix: `${prefix}cost:`,
+    logger,
+    redisTimeoutMs: config.redisTimeoutMs,
+  });
   const authenticate = createAuthenticator({
     prisma,
     now,
@@ -94,6 +95,7 @@ export function createRuntime(options: {
     dataVersions,
     alwaysSecureCookies: config.isProduction,
     trustedOrigins: config.corsOrigins,
+    costBudget,
   });
   return {
     services,

@@ -11,6 +11,7 @@ import type { UsageMeter } from '../usage/meter';
 import { type MeteredKey, utcDay } from '../usage/pending';
 import { TOTAL_TTL_SECONDS } from '../usage/redis-usage';
 import { admissionLua, sessionAdmissionLua } from './admission.lua';
+import type { BudgetCharge, CostDecision } from './cost-budget';
 
 export interface AdmissionResult {
   rateLimit: RateLimitDecision;
@@ -21,12 +22,16 @@ export interface AdmissionResult {
    * cache answers nothing without it).
    */
   dataVersion?: string;
+  /** The cost budget's decision, when a charge was carried and the request admitted. */
+  costBudget?: CostDecision;
 }
 
 export interface AdmitOptions {
   withDataVersion?: boolean;
   /** How many requests this one counts as (default 1): an MCP batch counts each call. All or none. */
   requests?: number;
+  /** A charge of the cost budget to make, only if the request is admitted, in the same round trip. */
+  budget?: BudgetCharge;
 }
 
 export interface Admission {
@@ -50,6 +55,9 @@ export interface Admission {
 const FIRST_CONNECTION_WAIT_MS = 2000;
 
 const processTag = randomBytes(6).toString('hex');
+/** The scripts' arguments for a step not asked for: no version token, no budget charge. */
+const NO_VERSION: (string | number)[] = ['', 0];
+const NO_CHARGE: (string | number)[] = ['', 0, 0, '', 0];
 let sequence = 0;
 
 /**
@@ -93,8 +101,9 @@ export function createAdmission(options: {
 
   /**
    * One admission script in Redis: the window's key first, the rule's own keys and arguments after,
-   * and — only when asked — the store's version key and a fresh token last. Both scripts answer the
-   * window's three values first and the version last. undefined: Redis did not answer in time.
+   * then — each only when asked — the store's version key and a fresh token, and the budget's keys
+   * and charge. Both scripts answer the window's three values first, then their own, then the
+   * version and the budget's three. undefined: Redis did not answer in time.
    */
   const inRedis = async <Reply extends unknown[]>(
     run: ScriptCall | null,
@@ -106,6 +115,7 @@ export function createAdmission(options: {
       storeId: string;
       withDataVersion: boolean;
       requests: number;
+      budget: BudgetCharge | undefined;
     },
   ) => {
     if (!run) return undefined;
@@ -114,11 +124,12 @@ export function createAdmission(options: {
     const keys = [...call.keys];
     const args = call.args;
     // The version's arguments (a random token) are only made when the script is to read it.
-    const versionArgs: (string | number)[] = [];
+    let versionArgs: (string | number)[] = NO_VERSION;
     if (call.withDataVersion && dataVersions) {
       keys.push(dataVersions.key(call.storeId));
-      versionArgs.push(versionToken(), VERSION_TTL_SECONDS);
+      versionArgs = [versionToken(), VERSION_TTL_SECONDS];
     }
+    if (call.budget) keys.push(...call.budget.keys);
     const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}`;
     const reply = (await guard.attempt(() => {
       holdWrites();
@@ -132,15 +143,19 @@ export function createAdmission(options: {
         call.requests,
         ...args,
         ...versionArgs,
+        ...(call.budget?.args ?? NO_CHARGE),
       );
     })) as Reply | undefined;
     if (!reply) return undefined;
     const [allowed, count, oldest] = reply as unknown as [number, number, string];
-    const version = reply[reply.length - 1] as string;
+    const [version, charged, ...budgetReply] = reply.slice(-4) as [string, number, number, number];
     const result = { allowed: allowed === 1, count, oldestMs: oldest === '' ? null : Number(oldest) };
     return {
       rateLimit: rateLimitDecision(result, nowMs, limit, 'redis'),
       ...(version !== '' ? { dataVersion: version } : {}),
+      ...(call.budget && charged !== -1
+        ? { costBudget: call.budget.decided([charged, ...budgetReply] as [number, number, number]) }
+        : {}),
       reply,
     };
   };
@@ -150,19 +165,25 @@ export function createAdmission(options: {
       const requests = admitOptions?.requests ?? 1;
       const usageKeys = usage.redisKeys(key.id);
       const shared = usageKeys
-        ? await inRedis<[number, number, string, number, number, string]>(script, window, now, {
-            keys: [windowPrefix + key.id, ...usageKeys],
-            args: [
-              key.id,
-              key.usageCount.toString(),
-              key.usageLimit === null ? '' : key.usageLimit,
-              utcDay(now),
-              TOTAL_TTL_SECONDS,
-            ],
-            storeId: key.storeId,
-            withDataVersion: admitOptions?.withDataVersion ?? false,
-            requests,
-          })
+        ? await inRedis<[number, number, string, number, number, string, number, number, number]>(
+            script,
+            window,
+            now,
+            {
+              keys: [windowPrefix + key.id, ...usageKeys],
+              args: [
+                key.id,
+                key.usageCount.toString(),
+                key.usageLimit === null ? '' : key.usageLimit,
+                utcDay(now),
+                TOTAL_TTL_SECONDS,
+              ],
+              storeId: key.storeId,
+              withDataVersion: admitOptions?.withDataVersion ?? false,
+              requests,
+              budget: admitOptions?.budget,
+            },
+          )
         : undefined;
       if (shared) {
         const { reply, ...result } = shared;
@@ -171,26 +192,35 @@ export function createAdmission(options: {
       }
       const hit = memory.hit(key.id, now.getTime(), requests);
       const rateLimit = rateLimitDecision(hit, now.getTime(), window, 'memory');
-      return rateLimit.allowed
-        ? { rateLimit, usage: usage.recordLocally(key, now, requests) }
-        : { rateLimit };
+      if (!rateLimit.allowed) return { rateLimit };
+      const counted = usage.recordLocally(key, now, requests);
+      const budget = counted.allowed ? admitOptions?.budget?.locally() : undefined;
+      return { rateLimit, usage: counted, ...(budget ? { costBudget: budget } : {}) };
     },
     async admitSession(session, now, admitOptions) {
       const requests = admitOptions?.requests ?? 1;
       const windowKey = `${windowPrefix}staff:${session.staffUserId}`;
-      const shared = await inRedis<[number, number, string, string]>(sessionScript, sessionWindow, now, {
-        keys: [windowKey],
-        args: [],
-        storeId: session.storeId,
-        withDataVersion: admitOptions?.withDataVersion ?? false,
-        requests,
-      });
+      const shared = await inRedis<[number, number, string, string, number, number, number]>(
+        sessionScript,
+        sessionWindow,
+        now,
+        {
+          keys: [windowKey],
+          args: [],
+          storeId: session.storeId,
+          withDataVersion: admitOptions?.withDataVersion ?? false,
+          requests,
+          budget: admitOptions?.budget,
+        },
+      );
       if (shared) {
         const { reply: _, ...result } = shared;
         return result;
       }
       const hit = sessionMemory.hit(windowKey, now.getTime(), requests);
-      return { rateLimit: rateLimitDecision(hit, now.getTime(), sessionWindow, 'memory') };
+      const rateLimit = rateLimitDecision(hit, now.getTime(), sessionWindow, 'memory');
+      const budget = rateLimit.allowed ? admitOptions?.budget?.locally() : undefined;
+      return { rateLimit, ...(budget ? { costBudget: budget } : {}) };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
 import { costBudgetLua } from './cost-budget.lua';
@@ -15,10 +16,34 @@ export interface CostDecision {
   retryAfterSeconds?: number;
 }
 
+/**
+ * A charge of one principal's budget, prepared for one request: what a script needs to make it in
+ * Redis (an admission script carries it in its own round trip), and the same charge in memory.
+ */
+export interface BudgetCharge {
+  /** cost_budget's two keys: the window's entries and the points they hold. */
+  readonly keys: [string, string];
+  /** cost_budget's arguments after the keys: now ms, window ms, budget points, member, cost. */
+  readonly args: [number, number, number, string, number];
+  /** The decision from cost_budget's answer {allowed, remaining, free at}. */
+  decided(reply: [number, number, number]): CostDecision;
+  /** The same charge in this process's memory (Redis missing, away or slow). */
+  locally(): CostDecision;
+}
+
 export interface CostBudget {
   readonly windowSeconds: number;
-  /** Charges `cost` points to a principal's sliding window, unless they would exceed the budget. */
-  charge(principal: string, cost: number, now: Date): Promise<CostDecision>;
+  /** Prepares a charge of `cost` points to a principal's sliding window (budgetHolder names it). */
+  prepare(principal: string, cost: number, now: Date): BudgetCharge;
+  /** Makes a prepared charge on its own: a round trip of its own, or memory without Redis. */
+  charge(charge: BudgetCharge): Promise<CostDecision>;
+}
+
+/** Whose budget a request spends: a key's, or a signed-in staff member's; nobody's for the rest. */
+export function budgetHolder(principal: Principal | undefined | null): string | null {
+  if (principal?.kind === 'apiKey') return principal.keyId;
+  if (principal?.kind === 'session') return `staff:${principal.staffUserId}`;
+  return null;
 }
 
 const processTag = randomBytes(6).toString('hex');
@@ -80,17 +105,25 @@ export function createCostBudget(options: {
 
   return {
     windowSeconds,
-    async charge(principal, cost, now) {
+    prepare(principal, cost, now) {
       const nowMs = now.getTime();
+      const key = options.keyPrefix + principal;
+      const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}:${cost}`;
+      return {
+        keys: [key, `${key}:spent`],
+        args: [nowMs, windowMs, points, member, cost],
+        decided: (reply) => decision(reply[0] === 1, reply[1], reply[2], nowMs),
+        locally: () => chargeLocally(principal, cost, nowMs),
+      };
+    },
+    async charge(charge) {
       if (script) {
-        const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}:${cost}`;
-        const key = options.keyPrefix + principal;
-        const reply = (await guard.attempt(() =>
-          script(2, key, `${key}:spent`, nowMs, windowMs, points, member, cost),
-        )) as [number, number, number] | undefined;
-        if (reply) return decision(reply[0] === 1, reply[1], reply[2], nowMs);
+        const reply = (await guard.attempt(() => script(2, ...charge.keys, ...charge.args))) as
+          | [number, number, number]
+          | undefined;
+        if (reply) return charge.decided(reply);
       }
-      return chargeLocally(principal, cost, nowMs);
+      return charge.locally();
     },
   };
 }

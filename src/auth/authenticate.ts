@@ -1,12 +1,14 @@
 import type { Request, Response } from 'express';
 import type { PrismaClient } from '../../prisma/generated/client/client';
 import type { Admission } from '../admission/admission';
+import { budgetHolder, type CostBudget } from '../admission/cost-budget';
 import { AppError } from '../errors';
 import { isTrustedOrigin, requestOrigin } from '../http/origin';
 import type { RateLimitDecision } from '../ratelimit/decision';
 import type { DataVersions } from '../read-cache/data-version';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
+import type { Principal } from './principal';
 import { sessionCookieOf } from './session-cookie';
 import { authenticateSession } from './sessions';
 
@@ -21,6 +23,8 @@ export interface AuthenticatorDeps {
   alwaysSecureCookies: boolean;
   /** CORS_ORIGINS: besides the service's own, the origins browser writes may come from. */
   trustedOrigins: readonly string[];
+  /** The query-cost budget; null when it is off. */
+  costBudget: CostBudget | null;
 }
 
 export interface AuthenticateOptions {
@@ -35,6 +39,12 @@ export interface AuthenticateOptions {
   isPublic?: boolean;
   /** How many requests this HTTP request counts as (default 1): an MCP batch counts each call. */
   requests?: number;
+  /**
+   * The operation's requested cost, when the door knows it before admission (undefined: it does
+   * not): the caller's cost budget is then charged in admission's round trip (req.state.costBudget),
+   * and the pipeline's cost-budget plugin does not charge it again.
+   */
+  cost?: () => number | undefined;
 }
 
 export type Authenticate = (req: Request, res: Response, options?: AuthenticateOptions) => Promise<void>;
@@ -80,6 +90,11 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
   };
 
   return async (req, res, options) => {
+    const budgetCharge = (principal: Principal, now: Date) => {
+      const holder = deps.costBudget && budgetHolder(principal);
+      const cost = holder ? options?.cost?.() : undefined;
+      return holder && cost !== undefined ? deps.costBudget?.prepare(holder, cost, now) : undefined;
+    };
     const write = options?.isWrite?.() ?? false;
     if (options?.isPublic) {
       if (write) checkOrigin(req, false);
@@ -97,11 +112,13 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
         throw error;
       });
       req.state.principal = principal;
-      const { rateLimit, dataVersion } = await deps.admission.admitSession(principal, now, {
+      const { rateLimit, dataVersion, costBudget } = await deps.admission.admitSession(principal, now, {
         withDataVersion,
         requests: options?.requests,
+        budget: budgetCharge(principal, now),
       });
       req.state.dataVersion = dataVersion;
+      req.state.costBudget = costBudget;
       refuseOverLimit(res, rateLimit, principal, options?.requests ?? 1);
       req.state.authenticated = true;
       return;
@@ -112,11 +129,13 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
       now,
     );
     req.state.principal = verified.principal;
-    const { rateLimit, usage, dataVersion } = await deps.admission.admit(verified.usage, now, {
+    const { rateLimit, usage, dataVersion, costBudget } = await deps.admission.admit(verified.usage, now, {
       withDataVersion,
       requests: options?.requests,
+      budget: budgetCharge(verified.principal, now),
     });
     req.state.dataVersion = dataVersion;
+    req.state.costBudget = costBudget;
     refuseOverLimit(res, rateLimit, verified.principal, options?.requests ?? 1);
     if (!usage?.allowed) {
       throw new AppError('API_KEY_USAGE_LIMIT_REACHED', 'This API key has used its whole usage limit');

@@ -15,6 +15,7 @@ import type { CostInFlight } from '../admission/cost-in-flight';
 import type { Authenticate } from '../auth/authenticate';
 import type { RequestServices } from '../context';
 import type { ReadCache } from '../read-cache/read-cache';
+import { requestedCost } from './cost';
 import type { QueryLimits } from './limits';
 import type { PreparedOperation } from './operation';
 import type { DoorRequest, PipelineContext } from './pipeline-context';
@@ -55,6 +56,12 @@ export interface Pipeline {
    * HTTP's error statuses.
    */
   runText(params: OperationText, request: DoorRequest): Promise<Ran> | undefined;
+  /**
+   * The cost the query-limits plugin will find for this operation with these variables, when it is
+   * within the limit (undefined: it is not, and the operation will be refused): a door that knows
+   * it before admission has the cost budget charged in admission's round trip.
+   */
+  costOf(prepared: PreparedOperation, variables: Record<string, unknown>): number | undefined;
 }
 
 /** What the pipeline ran: the result, and the context it ran in (what the plugins noted on it). */
@@ -140,6 +147,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     graphql: yoga,
     run(prepared, variables, request) {
       return execution(envelopedFor(request), prepared.document, prepared.operation.name.value, variables);
+    },
+    costOf(prepared, variables) {
+      const cost = requestedCost(deps.schema, prepared.document, prepared.operation, variables);
+      return cost <= deps.limits.maxCost ? cost : undefined;
     },
     runText(params, request) {
       const enveloped = envelopedFor(request);

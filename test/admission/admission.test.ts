@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { type CostBudget, createCostBudget } from '../../src/admission/cost-budget';
 import { DataVersions } from '../../src/read-cache/data-version';
 import { connectRedis } from '../../src/redis';
 import type { MeteredKey } from '../../src/usage/pending';
@@ -31,6 +32,16 @@ const newKey = (fields: Partial<MeteredKey> = {}): MeteredKey => ({
 });
 let namespaces = 0;
 const namespace = () => `${prefix}${namespaces++}:`;
+
+/** A query-cost budget of `points` a minute on the namespace (no Redis: in memory). */
+const budgetOn = (connection: Redis | null, keyPrefix: string, points: number) =>
+  createCostBudget({
+    redis: connection,
+    points,
+    windowSeconds: 60,
+    keyPrefix: `${keyPrefix}cost:`,
+    logger,
+  }) as CostBudget;
 
 /** Counts the commands the connection sends while `body` runs. */
 async function commandsSent(connection: Redis, body: () => Promise<unknown>): Promise<string[]> {
@@ -98,6 +109,29 @@ describe.each([
     });
   });
 
+  it('charges the cost budget carried with a request only when the request is admitted', async () => {
+    const keyPrefix = namespace();
+    const { admission } = admissionOn(connection(), { keyPrefix, logger, max: 2 });
+    const budget = budgetOn(connection(), keyPrefix, 100);
+    const key = newKey({ usageLimit: 100 });
+    const charge = (at: Date, cost: number) => budget.prepare(key.id, cost, at);
+    const first = await admission.admit(key, t0, { budget: charge(t0, 60) });
+    expect(first.costBudget).toMatchObject({ allowed: true, limit: 100, remaining: 40 });
+    const over = await admission.admit(key, later(1), { budget: charge(later(1), 60) });
+    expect(over.costBudget).toMatchObject({ allowed: false, remaining: 40, retryAfterSeconds: 60 });
+    // The rate limit (2) refuses the third: nothing is charged, and the budget's 40 are still there.
+    const refused = await admission.admit(key, later(2), { budget: charge(later(2), 10) });
+    expect(refused.rateLimit.allowed).toBe(false);
+    expect(refused.costBudget).toBeUndefined();
+    expect(await budget.charge(charge(later(3), 40))).toMatchObject({ allowed: true, remaining: 0 });
+
+    const session = { staffUserId: `stf_${randomBytes(6).toString('hex')}`, storeId: 'str_x' };
+    const staff = await admission.admitSession(session, t0, {
+      budget: budget.prepare(`staff:${session.staffUserId}`, 30, t0),
+    });
+    expect(staff.costBudget).toMatchObject({ allowed: true, remaining: 70 });
+  });
+
   it('counts a session request that stands for n n times', async () => {
     const { admission } = admissionOn(connection(), { keyPrefix: namespace(), logger, max: 5 });
     const session = { staffUserId: `stf_${randomBytes(6).toString('hex')}`, storeId: 'str_x' };
@@ -120,6 +154,17 @@ describe('admission in Redis', () => {
     });
     expect(sent).toEqual(['evalsha']);
     expect(result).toMatchObject({ rateLimit: { allowed: true }, usage: { allowed: true, used: 2 } });
+    // The cost budget's charge too, in the same command
+    const budget = budgetOn(redis, keyPrefix, 1000);
+    const charged = await commandsSent(redis, async () => {
+      result = await admission.admit(key, later(2), {
+        withDataVersion: true,
+        budget: budget.prepare(key.id, 250, later(2)),
+      });
+    });
+    expect(charged).toEqual(['evalsha']);
+    expect(result).toMatchObject({ usage: { used: 3 }, costBudget: { allowed: true, remaining: 750 } });
+    expect(result!.dataVersion).toEqual(expect.any(String));
     expect(result!.dataVersion).toEqual(expect.any(String));
     // The same version a session's request reads; a replacement shows at the next request.
     expect(await versions.current(key.storeId)).toBe(result!.dataVersion);

@@ -42,6 +42,8 @@ export function useRequestContext(deps: {
           isPublic: isPublic(operation),
           isWrite: () => operation.operation === 'mutation',
           isCacheableRead: () => cacheableReadScopes(deps.schema, args.document, args.operationName) !== null,
+          // query-limits has costed the operation (and refused it if over the limit) by now
+          cost: () => ctx.requestedCost,
         })
         .then(
           () => {
