@@ -46,11 +46,15 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       // A route without a body has its variables, and so its cost, before admission; a bad
       // parameter is answered after authentication all the same (DESIGN's check order).
       const early = entry.route.body ? undefined : attempt(() => variablesOf(entry, params, req));
+      let requestedCost: number | undefined;
       await deps.authenticate(req, res, {
         isPublic: entry.route.auth === 'none',
         isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
         isCacheableRead: () => entry.readScopes !== null,
-        cost: () => (early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined),
+        cost: () => {
+          requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
+          return requestedCost;
+        },
       });
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
       if (entry.route.body) await readBody(req, res);
@@ -63,6 +67,7 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
         res,
         door: 'rest',
         idempotencyKey,
+        requestedCost,
       });
       if (context.idempotentReplay !== undefined)
         res.setHeader('Idempotent-Replayed', String(context.idempotentReplay));

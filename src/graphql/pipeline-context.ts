@@ -12,12 +12,15 @@ export interface DoorRequest {
   door: Door;
   /** REST's `Idempotency-Key` header (POST and PATCH); GraphQL's form is the `idempotencyKey` argument. */
   idempotencyKey?: string;
+  /**
+   * The operation's requested cost, once known: a door that costed it before admission (pipeline.costOf)
+   * hands it on; otherwise the query-limits plugin sets it before execution.
+   */
+  requestedCost?: number;
 }
 
 /** The context of one execution: the resolvers' Context and the door's request. */
 export interface PipelineContext extends Context, DoorRequest {
-  /** Set by the query-limits plugin before execution: the operation's requested cost. */
-  requestedCost?: number;
   /** Set by the cost-budget plugin when it charged the principal's budget. */
   costBudget?: CostDecision;
   /** Set by the idempotency plugin when a key was given: whether this answer is a replay. */

@@ -23,7 +23,9 @@ export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plug
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return;
       const context = args.contextValue;
-      const requested = requestedCost(schema, args.document, operation, args.variableValues ?? {});
+      // A REST route without a body was costed at its door, with the same variables
+      const requested =
+        context.requestedCost ?? requestedCost(schema, args.document, operation, args.variableValues ?? {});
       context.requestedCost = requested;
       if (requested > limits.maxCost) {
         setResultAndStopExecution({

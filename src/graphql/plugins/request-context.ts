@@ -79,7 +79,7 @@ export class DoorContext implements Partial<PipelineContext> {
   userAgent = undefined;
   sessionCookie = undefined;
   log = undefined;
-  requestedCost = undefined;
+  requestedCost: number | undefined = undefined;
   idempotentReplay = undefined;
 
   constructor(request: DoorRequest) {
@@ -87,6 +87,7 @@ export class DoorContext implements Partial<PipelineContext> {
     this.res = request.res;
     this.door = request.door;
     this.idempotencyKey = request.idempotencyKey;
+    this.requestedCost = request.requestedCost;
   }
 }
 
