@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ExecutionResult } from 'graphql';
+import type { CostDecision } from '../src/admission/cost-budget';
 import type { Authenticate } from '../src/auth/authenticate';
 import { AppError, classifyError } from '../src/errors';
 import type { Pipeline } from '../src/graphql/pipeline';
@@ -47,13 +48,19 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       // parameter is answered after authentication all the same (DESIGN's check order).
       const early = entry.route.body ? undefined : attempt(() => variablesOf(entry, params, req));
       let requestedCost: number | undefined;
+      let costBudget: CostDecision | undefined;
       await deps.authenticate(req, res, {
         isPublic: entry.route.auth === 'none',
         isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
         isCacheableRead: () => entry.readScopes !== null,
-        cost: () => {
-          requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
-          return requestedCost;
+        budget: {
+          cost: () => {
+            requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
+            return requestedCost;
+          },
+          charged: (decision) => {
+            costBudget = decision;
+          },
         },
       });
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
@@ -68,6 +75,7 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
         door: 'rest',
         idempotencyKey,
         requestedCost,
+        costBudget,
       });
       if (context.idempotentReplay !== undefined)
         res.setHeader('Idempotent-Replayed', String(context.idempotentReplay));

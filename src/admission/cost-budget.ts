@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Principal } from '../auth/principal';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
 import { costBudgetLua } from './cost-budget.lua';
@@ -33,17 +32,10 @@ export interface BudgetCharge {
 
 export interface CostBudget {
   readonly windowSeconds: number;
-  /** Prepares a charge of `cost` points to a principal's sliding window (budgetHolder names it). */
+  /** Prepares a charge of `cost` points to a principal's sliding window (auth's budgetHolder names it). */
   prepare(principal: string, cost: number, now: Date): BudgetCharge;
   /** Makes a prepared charge on its own: a round trip of its own, or memory without Redis. */
   charge(charge: BudgetCharge): Promise<CostDecision>;
-}
-
-/** Whose budget a request spends: a key's, or a signed-in staff member's; nobody's for the rest. */
-export function budgetHolder(principal: Principal | undefined | null): string | null {
-  if (principal?.kind === 'apiKey') return principal.keyId;
-  if (principal?.kind === 'session') return `staff:${principal.staffUserId}`;
-  return null;
 }
 
 const processTag = randomBytes(6).toString('hex');

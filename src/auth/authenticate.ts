@@ -1,14 +1,14 @@
 import type { Request, Response } from 'express';
 import type { PrismaClient } from '../../prisma/generated/client/client';
 import type { Admission } from '../admission/admission';
-import { budgetHolder, type CostBudget } from '../admission/cost-budget';
+import type { CostBudget, CostDecision } from '../admission/cost-budget';
 import { AppError } from '../errors';
 import { isTrustedOrigin, requestOrigin } from '../http/origin';
 import type { RateLimitDecision } from '../ratelimit/decision';
 import type { DataVersions } from '../read-cache/data-version';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
-import type { Principal } from './principal';
+import { budgetHolder, type Principal } from './principal';
 import { sessionCookieOf } from './session-cookie';
 import { authenticateSession } from './sessions';
 
@@ -40,11 +40,11 @@ export interface AuthenticateOptions {
   /** How many requests this HTTP request counts as (default 1): an MCP batch counts each call. */
   requests?: number;
   /**
-   * The operation's requested cost, when the door knows it before admission (undefined: it does
-   * not): the caller's cost budget is then charged in admission's round trip (req.state.costBudget),
-   * and the pipeline's cost-budget plugin does not charge it again.
+   * The operation's requested cost, when the door knows it before admission (`cost` undefined: it
+   * does not): the caller's cost budget is then charged in admission's round trip and `charged` told
+   * the decision, which the door hands to the pipeline (its cost-budget plugin does not charge again).
    */
-  cost?: () => number | undefined;
+  budget?: { cost(): number | undefined; charged(decision: CostDecision): void };
 }
 
 export type Authenticate = (req: Request, res: Response, options?: AuthenticateOptions) => Promise<void>;
@@ -92,7 +92,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
   return async (req, res, options) => {
     const budgetCharge = (principal: Principal, now: Date) => {
       const holder = deps.costBudget && budgetHolder(principal);
-      const cost = holder ? options?.cost?.() : undefined;
+      const cost = holder ? options?.budget?.cost() : undefined;
       return holder && cost !== undefined ? deps.costBudget?.prepare(holder, cost, now) : undefined;
     };
     const write = options?.isWrite?.() ?? false;
@@ -118,7 +118,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
         budget: budgetCharge(principal, now),
       });
       req.state.dataVersion = dataVersion;
-      req.state.costBudget = costBudget;
+      if (costBudget) options?.budget?.charged(costBudget);
       refuseOverLimit(res, rateLimit, principal, options?.requests ?? 1);
       req.state.authenticated = true;
       return;
@@ -135,7 +135,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
       budget: budgetCharge(verified.principal, now),
     });
     req.state.dataVersion = dataVersion;
-    req.state.costBudget = costBudget;
+    if (costBudget) options?.budget?.charged(costBudget);
     refuseOverLimit(res, rateLimit, verified.principal, options?.requests ?? 1);
     if (!usage?.allowed) {
       throw new AppError('API_KEY_USAGE_LIMIT_REACHED', 'This API key has used its whole usage limit');

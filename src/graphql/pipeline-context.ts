@@ -17,12 +17,15 @@ export interface DoorRequest {
    * hands it on; otherwise the query-limits plugin sets it before execution.
    */
   requestedCost?: number;
+  /**
+   * The principal's cost budget after this operation's charge: made by admission when the door
+   * costed the operation before it, otherwise by the cost-budget plugin.
+   */
+  costBudget?: CostDecision;
 }
 
 /** The context of one execution: the resolvers' Context and the door's request. */
 export interface PipelineContext extends Context, DoorRequest {
-  /** Set by the cost-budget plugin when it charged the principal's budget. */
-  costBudget?: CostDecision;
   /** Set by the idempotency plugin when a key was given: whether this answer is a replay. */
   idempotentReplay?: boolean;
 }

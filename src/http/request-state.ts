@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { CostDecision } from '../admission/cost-budget';
 import type { Principal } from '../auth/principal';
 
 export interface RequestState {
@@ -14,8 +13,6 @@ export interface RequestState {
   startedAt: bigint;
   /** The caller's store data version, read during authentication for a cacheable read. */
   dataVersion?: string;
-  /** The cost budget's decision, when admission charged it (the cost was known before admission). */
-  costBudget?: CostDecision;
   /** What the read cache did for a cacheable read: answered it, will remember it, or stood aside. */
   readCache?: 'hit' | 'miss' | 'off';
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */

@@ -1,5 +1,6 @@
 import type { Plugin } from '@envelop/core';
-import { budgetHolder, type CostBudget, type CostDecision } from '../../admission/cost-budget';
+import type { CostBudget, CostDecision } from '../../admission/cost-budget';
+import { budgetHolder } from '../../auth/principal';
 import { CostLimitExceededError, toGraphQLError } from '../../errors';
 import type { PipelineContext } from '../pipeline-context';
 import { costExtension } from './query-limits';
@@ -33,7 +34,7 @@ export function useCostBudget(budget: CostBudget): Plugin<PipelineContext> {
       const who = budgetHolder(context.principal);
       const requested = context.requestedCost;
       if (!who || requested === undefined) return;
-      const admitted = context.req.state.costBudget;
+      const admitted = context.costBudget;
       if (admitted) {
         const refused = decide(context, requested, admitted);
         if (refused) setResultAndStopExecution(refused);

@@ -6,6 +6,7 @@ import {
   Kind,
   type OperationDefinitionNode,
 } from 'graphql';
+import type { CostDecision } from '../../admission/cost-budget';
 import type { Authenticate } from '../../auth/authenticate';
 import { sessionCookieOf } from '../../auth/session-cookie';
 import type { RequestServices } from '../../context';
@@ -43,7 +44,12 @@ export function useRequestContext(deps: {
           isWrite: () => operation.operation === 'mutation',
           isCacheableRead: () => cacheableReadScopes(deps.schema, args.document, args.operationName) !== null,
           // query-limits has costed the operation (and refused it if over the limit) by now
-          cost: () => ctx.requestedCost,
+          budget: {
+            cost: () => ctx.requestedCost,
+            charged: (decision) => {
+              ctx.costBudget = decision;
+            },
+          },
         })
         .then(
           () => {
@@ -80,6 +86,7 @@ export class DoorContext implements Partial<PipelineContext> {
   sessionCookie = undefined;
   log = undefined;
   requestedCost: number | undefined = undefined;
+  costBudget: CostDecision | undefined = undefined;
   idempotentReplay = undefined;
 
   constructor(request: DoorRequest) {
@@ -88,6 +95,7 @@ export class DoorContext implements Partial<PipelineContext> {
     this.door = request.door;
     this.idempotencyKey = request.idempotencyKey;
     this.requestedCost = request.requestedCost;
+    this.costBudget = request.costBudget;
   }
 }
 
