@@ -29,7 +29,9 @@ export function admissionOn(
     dataVersions: options.dataVersions ?? null,
     logger,
     keyPrefix: `${keyPrefix}rl:`,
-    redisTimeoutMs: options.redisTimeoutMs,
+    // Generous unless a test is about Redis being slow: a loaded CI machine can take over the
+    // production 100 ms to load a script, and the request would then be counted in memory instead.
+    redisTimeoutMs: options.redisTimeoutMs ?? 2000,
   });
   return {
     admission,

@@ -28,7 +28,13 @@ describe('rate limiter when Redis is unreachable', () => {
   it('answers from process memory within ~100 ms, holds the limit, and warns once per outage', async () => {
     const { logger, lines } = captureLogs();
     redis = await unreachableRedis();
-    const rateLimiter = admissionOn(redis, { keyPrefix: prefix, logger, max: 5, windowSeconds: 60 });
+    const rateLimiter = admissionOn(redis, {
+      keyPrefix: prefix,
+      logger,
+      max: 5,
+      windowSeconds: 60,
+      redisTimeoutMs: 100,
+    });
     const key = newKey();
 
     const results = [];
@@ -82,7 +88,13 @@ describe('rate limiter when Redis stops answering', () => {
     try {
       await ready(redis);
       const { logger, lines } = captureLogs();
-      const rateLimiter = admissionOn(redis, { keyPrefix: prefix, logger, max: 3, windowSeconds: 60 });
+      const rateLimiter = admissionOn(redis, {
+        keyPrefix: prefix,
+        logger,
+        max: 3,
+        windowSeconds: 60,
+        redisTimeoutMs: 100,
+      });
       const key = newKey();
       expect(await rateLimiter.consume(key, t0)).toMatchObject({ allowed: true, source: 'redis' });
 

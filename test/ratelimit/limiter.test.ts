@@ -24,7 +24,7 @@ const t0 = Date.UTC(2026, 2, 1, 12, 0, 0);
 const newKey = () => `key_${randomBytes(8).toString('hex')}`;
 /** The rate limit as API processes apply it: the admission step, for keys without a usage limit. */
 const limiter = (redis: Redis | null, max = 140, windowSeconds = 60) =>
-  admissionOn(redis, { keyPrefix: prefix, logger, max, windowSeconds, redisTimeoutMs: 2000 });
+  admissionOn(redis, { keyPrefix: prefix, logger, max, windowSeconds });
 
 describe('rate limiter on Redis (exact sliding window)', () => {
   it('allows 140 requests, rejects the 141st until the oldest leaves the window, then allows one more', async () => {

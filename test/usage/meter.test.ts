@@ -38,11 +38,7 @@ afterAll(async () => {
 function metersOn(...connections: (Redis | null)[]) {
   const keyPrefix = `${filePrefix}${meters++}:`;
   return connections.map((redis) => {
-    const { record, usage } = admissionOn(redis, {
-      keyPrefix,
-      logger: captureLogs().logger,
-      redisTimeoutMs: 2000,
-    });
+    const { record, usage } = admissionOn(redis, { keyPrefix, logger: captureLogs().logger });
     return { record, flush: usage.flush };
   });
 }
