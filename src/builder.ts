@@ -15,6 +15,8 @@ export interface Types {
   PrismaTypes: PrismaTypes;
   AuthScopes: { scope: ScopePair };
   Scalars: {
+    // graphql-js hands every ID argument to resolvers as a string (GraphQLID parses numbers to text).
+    ID: { Input: string; Output: string | number };
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
     Long: { Input: number; Output: number | bigint };

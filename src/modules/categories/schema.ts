@@ -1,18 +1,8 @@
-import { builder, cacheableRead, requireScope } from '../../builder';
+import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
-import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
-import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
-import {
-  categorySortFields,
-  countCategories,
-  createCategory,
-  deleteCategory,
-  findCategoriesForConnection,
-  getCategory,
-  listCategories,
-  updateCategory,
-} from './service';
+import { storeQueries } from '../store-resource/queries';
+import { categoryRows, categorySortFields, createCategory, deleteCategory, updateCategory } from './service';
 
 export const CategoryRef = builder.prismaObject('Category', {
   interfaces: [NodeRef],
@@ -28,45 +18,21 @@ export const CategoryRef = builder.prismaObject('Category', {
   }),
 });
 
-const CategorySortFieldEnum = builder.enumType('CategorySortField', { values: categorySortFields });
-const CategoryPage = pageType('Category', CategoryRef);
-
-builder.queryFields((t) => ({
-  categories: t.field({
-    type: CategoryPage,
-    description: 'Categories of the store, a page at a time; `q` matches name or slug',
-    authScopes: requireScope('CATEGORIES', 'READ'),
-    extensions: cacheableRead,
-    args: { ...pageArgs(t.arg, CategorySortFieldEnum), q: t.arg.string() },
-    resolve: (_root, args, ctx) => listCategories(ctx, args),
-  }),
-  categoriesConnection: t.prismaConnection(
-    {
-      type: 'Category',
-      cursor: 'id',
-      description: 'Categories as a Relay connection, for frontends',
-      authScopes: requireScope('CATEGORIES', 'READ'),
-      extensions: cacheableRead,
-      args: {
-        q: t.arg.string(),
-        sortBy: t.arg({ type: CategorySortFieldEnum }),
-        sortDirection: t.arg({ type: SortDirectionEnum }),
-      },
-      totalCount: (_parent, args, ctx) => countCategories(ctx, args),
-      resolve: (query, _root, args, ctx) => findCategoriesForConnection(ctx, query, args),
-    },
-    { name: 'CategoryConnection' },
-    { name: 'CategoryEdge' },
-  ),
-  category: t.prismaField({
-    ...lookup('category'),
-    type: 'Category',
-    authScopes: requireScope('CATEGORIES', 'READ'),
-    extensions: cacheableRead,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getCategory(ctx, String(args.id), query),
-  }),
-}));
+storeQueries({
+  ref: CategoryRef,
+  name: 'Category',
+  fields: { list: 'categories', item: 'category' },
+  noun: 'category',
+  scope: requireScope('CATEGORIES', 'READ'),
+  cacheable: true,
+  descriptions: {
+    list: 'Categories of the store, a page at a time; `q` matches name or slug',
+    connection: 'Categories as a Relay connection, for frontends',
+  },
+  sortFields: categorySortFields,
+  filters: (arg) => ({ q: arg.string() }),
+  rows: categoryRows,
+});
 
 const CreateCategoryInput = builder.inputType('CreateCategoryInput', {
   fields: (t) => ({

@@ -4,8 +4,8 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { slugify } from '../slug';
+import { storeRows } from '../store-resource/rows';
 import { writeStore } from '../store-writes';
 import { categoryUpdateInput, newCategoryInput } from './input';
 
@@ -31,38 +31,13 @@ function categoryWhere(storeId: string, filter: CategoryFilter): Prisma.Category
   };
 }
 
-export async function listCategories(ctx: Context, args: PageArgs<CategorySortField> & CategoryFilter) {
-  const where = categoryWhere(storeIdOf(ctx), args);
-  const page = resolvePage(args, 'createdAt');
-  return loadPage(
-    page,
-    ctx.prisma.category.findMany({ where, ...pageWindow(page) }),
-    ctx.prisma.category.count({ where }),
-  );
-}
-
-/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
-/** How many match the filter: a Relay connection's totalCount. */
-export const countCategories = (ctx: Context, filter: CategoryFilter) =>
-  ctx.prisma.category.count({ where: categoryWhere(storeIdOf(ctx), filter) });
-
-export function findCategoriesForConnection<Q extends object>(
-  ctx: Context,
-  query: Q,
-  args: CategoryFilter & { sortBy?: CategorySortField | null; sortDirection?: 'asc' | 'desc' | null },
-) {
-  return ctx.prisma.category.findMany({
-    ...query,
-    where: categoryWhere(storeIdOf(ctx), args),
-    orderBy: connectionOrder(args, 'createdAt'),
-  });
-}
-
-export async function getCategory<Q extends object>(ctx: Context, id: string, query?: Q) {
-  const category = await ctx.prisma.category.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
-  if (!category) throw notFound('Category');
-  return category;
-}
+/** The store's categories: a page, a Relay connection's rows and count, one by id. */
+export const categoryRows = storeRows<Category, CategoryFilter, CategorySortField>({
+  name: 'Category',
+  model: (ctx) => ctx.prisma.category,
+  where: categoryWhere,
+  defaultSort: 'createdAt',
+});
 
 /** The category as REST, GraphQL and event payloads show it. */
 export const categoryPayload = (category: Category) => ({

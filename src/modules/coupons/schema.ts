@@ -1,18 +1,8 @@
 import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
-import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
-import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
-import {
-  countCoupons,
-  couponSortFields,
-  createCoupon,
-  deleteCoupon,
-  findCouponsForConnection,
-  getCoupon,
-  listCoupons,
-  updateCoupon,
-} from './service';
+import { storeQueries } from '../store-resource/queries';
+import { couponRows, couponSortFields, createCoupon, deleteCoupon, updateCoupon } from './service';
 
 export const CouponTypeEnum = builder.enumType('CouponType', {
   description: 'percent: value is a percentage (1–100); fixed: value is an amount in minor units',
@@ -37,43 +27,20 @@ export const CouponRef = builder.prismaObject('Coupon', {
   }),
 });
 
-const CouponSortFieldEnum = builder.enumType('CouponSortField', { values: couponSortFields });
-const CouponPage = pageType('Coupon', CouponRef);
-
-builder.queryFields((t) => ({
-  coupons: t.field({
-    type: CouponPage,
-    description: 'Coupons of the store, a page at a time; `q` matches the code',
-    authScopes: requireScope('COUPONS', 'READ'),
-    args: { ...pageArgs(t.arg, CouponSortFieldEnum), q: t.arg.string(), isActive: t.arg.boolean() },
-    resolve: (_root, args, ctx) => listCoupons(ctx, args),
-  }),
-  couponsConnection: t.prismaConnection(
-    {
-      type: 'Coupon',
-      cursor: 'id',
-      description: 'Coupons as a Relay connection, for frontends',
-      authScopes: requireScope('COUPONS', 'READ'),
-      args: {
-        q: t.arg.string(),
-        isActive: t.arg.boolean(),
-        sortBy: t.arg({ type: CouponSortFieldEnum }),
-        sortDirection: t.arg({ type: SortDirectionEnum }),
-      },
-      totalCount: (_parent, args, ctx) => countCoupons(ctx, args),
-      resolve: (query, _root, args, ctx) => findCouponsForConnection(ctx, query, args),
-    },
-    { name: 'CouponConnection' },
-    { name: 'CouponEdge' },
-  ),
-  coupon: t.prismaField({
-    ...lookup('coupon'),
-    type: 'Coupon',
-    authScopes: requireScope('COUPONS', 'READ'),
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getCoupon(ctx, String(args.id), query),
-  }),
-}));
+storeQueries({
+  ref: CouponRef,
+  name: 'Coupon',
+  fields: { list: 'coupons', item: 'coupon' },
+  noun: 'coupon',
+  scope: requireScope('COUPONS', 'READ'),
+  descriptions: {
+    list: 'Coupons of the store, a page at a time; `q` matches the code',
+    connection: 'Coupons as a Relay connection, for frontends',
+  },
+  sortFields: couponSortFields,
+  filters: (arg) => ({ q: arg.string(), isActive: arg.boolean() }),
+  rows: couponRows,
+});
 
 const readOnlyNote = 'Read-only: sending it is refused (400 VALIDATION_ERROR)';
 

@@ -3,7 +3,7 @@ import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
-import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { storeRows } from '../store-resource/rows';
 import { writeStore } from '../store-writes';
 import { couponUpdateInput, newCouponInput } from './input';
 
@@ -24,38 +24,13 @@ function couponWhere(storeId: string, filter: CouponFilter): Prisma.CouponWhereI
   };
 }
 
-export async function listCoupons(ctx: Context, args: PageArgs<CouponSortField> & CouponFilter) {
-  const where = couponWhere(storeIdOf(ctx), args);
-  const page = resolvePage(args, 'createdAt');
-  return loadPage(
-    page,
-    ctx.prisma.coupon.findMany({ where, ...pageWindow(page) }),
-    ctx.prisma.coupon.count({ where }),
-  );
-}
-
-/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
-/** How many match the filter: a Relay connection's totalCount. */
-export const countCoupons = (ctx: Context, filter: CouponFilter) =>
-  ctx.prisma.coupon.count({ where: couponWhere(storeIdOf(ctx), filter) });
-
-export function findCouponsForConnection<Q extends object>(
-  ctx: Context,
-  query: Q,
-  args: CouponFilter & { sortBy?: CouponSortField | null; sortDirection?: 'asc' | 'desc' | null },
-) {
-  return ctx.prisma.coupon.findMany({
-    ...query,
-    where: couponWhere(storeIdOf(ctx), args),
-    orderBy: connectionOrder(args, 'createdAt'),
-  });
-}
-
-export async function getCoupon<Q extends object>(ctx: Context, id: string, query?: Q) {
-  const coupon = await ctx.prisma.coupon.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
-  if (!coupon) throw notFound('Coupon');
-  return coupon;
-}
+/** The store's coupons: a page, a Relay connection's rows and count, one by id. */
+export const couponRows = storeRows<Coupon, CouponFilter, CouponSortField>({
+  name: 'Coupon',
+  model: (ctx) => ctx.prisma.coupon,
+  where: couponWhere,
+  defaultSort: 'createdAt',
+});
 
 /** The rules that span fields, checked on the coupon as it would be after the write. */
 function assertCouponRules(

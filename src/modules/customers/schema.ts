@@ -1,17 +1,8 @@
 import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
-import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
-import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
-import {
-  countCustomers,
-  createCustomer,
-  customerSortFields,
-  findCustomersForConnection,
-  getCustomer,
-  listCustomers,
-  updateCustomer,
-} from './service';
+import { storeQueries } from '../store-resource/queries';
+import { createCustomer, customerRows, customerSortFields, updateCustomer } from './service';
 import { loadCustomerStats } from './stats';
 
 export const CustomerRef = builder.prismaObject('Customer', {
@@ -37,43 +28,20 @@ export const CustomerRef = builder.prismaObject('Customer', {
   }),
 });
 
-const CustomerSortFieldEnum = builder.enumType('CustomerSortField', { values: customerSortFields });
-const CustomerPage = pageType('Customer', CustomerRef);
-
-builder.queryFields((t) => ({
-  customers: t.field({
-    type: CustomerPage,
-    description:
-      'Customers of the store, a page at a time; each word of `q` matches e-mail, first or last name',
-    authScopes: requireScope('CUSTOMERS', 'READ'),
-    args: { ...pageArgs(t.arg, CustomerSortFieldEnum), q: t.arg.string() },
-    resolve: (_root, args, ctx) => listCustomers(ctx, args),
-  }),
-  customersConnection: t.prismaConnection(
-    {
-      type: 'Customer',
-      cursor: 'id',
-      description: 'Customers as a Relay connection, for frontends',
-      authScopes: requireScope('CUSTOMERS', 'READ'),
-      args: {
-        q: t.arg.string(),
-        sortBy: t.arg({ type: CustomerSortFieldEnum }),
-        sortDirection: t.arg({ type: SortDirectionEnum }),
-      },
-      totalCount: (_parent, args, ctx) => countCustomers(ctx, args),
-      resolve: (query, _root, args, ctx) => findCustomersForConnection(ctx, query, args),
-    },
-    { name: 'CustomerConnection' },
-    { name: 'CustomerEdge' },
-  ),
-  customer: t.prismaField({
-    ...lookup('customer'),
-    type: 'Customer',
-    authScopes: requireScope('CUSTOMERS', 'READ'),
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getCustomer(ctx, String(args.id), query),
-  }),
-}));
+storeQueries({
+  ref: CustomerRef,
+  name: 'Customer',
+  fields: { list: 'customers', item: 'customer' },
+  noun: 'customer',
+  scope: requireScope('CUSTOMERS', 'READ'),
+  descriptions: {
+    list: 'Customers of the store, a page at a time; each word of `q` matches e-mail, first or last name',
+    connection: 'Customers as a Relay connection, for frontends',
+  },
+  sortFields: customerSortFields,
+  filters: (arg) => ({ q: arg.string() }),
+  rows: customerRows,
+});
 
 const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
   fields: (t) => ({

@@ -4,7 +4,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { storeRows } from '../store-resource/rows';
 import { writeStore } from '../store-writes';
 import { customerUpdateInput, newCustomerInput } from './input';
 import { type CustomerStats, customerStatsFor, noStats } from './stats';
@@ -33,38 +33,13 @@ function customerWhere(storeId: string, filter: CustomerFilter): Prisma.Customer
   };
 }
 
-export async function listCustomers(ctx: Context, args: PageArgs<CustomerSortField> & CustomerFilter) {
-  const where = customerWhere(storeIdOf(ctx), args);
-  const page = resolvePage(args, 'createdAt');
-  return loadPage(
-    page,
-    ctx.prisma.customer.findMany({ where, ...pageWindow(page) }),
-    ctx.prisma.customer.count({ where }),
-  );
-}
-
-/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
-/** How many match the filter: a Relay connection's totalCount. */
-export const countCustomers = (ctx: Context, filter: CustomerFilter) =>
-  ctx.prisma.customer.count({ where: customerWhere(storeIdOf(ctx), filter) });
-
-export function findCustomersForConnection<Q extends object>(
-  ctx: Context,
-  query: Q,
-  args: CustomerFilter & { sortBy?: CustomerSortField | null; sortDirection?: 'asc' | 'desc' | null },
-) {
-  return ctx.prisma.customer.findMany({
-    ...query,
-    where: customerWhere(storeIdOf(ctx), args),
-    orderBy: connectionOrder(args, 'createdAt'),
-  });
-}
-
-export async function getCustomer<Q extends object>(ctx: Context, id: string, query?: Q) {
-  const customer = await ctx.prisma.customer.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
-  if (!customer) throw notFound('Customer');
-  return customer;
-}
+/** The store's customers: a page, a Relay connection's rows and count, one by id. */
+export const customerRows = storeRows<Customer, CustomerFilter, CustomerSortField>({
+  name: 'Customer',
+  model: (ctx) => ctx.prisma.customer,
+  where: customerWhere,
+  defaultSort: 'createdAt',
+});
 
 /** The customer as REST, GraphQL and event payloads show it. */
 const customerPayload = (customer: Customer, stats: CustomerStats) => ({

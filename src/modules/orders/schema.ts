@@ -1,29 +1,16 @@
-import type { ArgBuilder } from '@pothos/core';
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { OrderStatus } from '../../../prisma/generated/client/enums';
-import { builder, listSize, requireScope, type Types } from '../../builder';
+import { builder, listSize, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
-import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
-import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { storeQueries } from '../store-resource/queries';
 import { MAX_ORDER_LINES, orderStatuses } from './input';
 import { placeOrder } from './place';
-import {
-  countOrders,
-  findOrdersForConnection,
-  getOrder,
-  listOrders,
-  type OrderFilter,
-  orderItemOrder,
-  orderSortFields,
-} from './service';
+import { orderItemOrder, orderRows, orderSortFields } from './service';
 import { cancelOrder, fulfillOrder, orderTransitionNames, payOrder, transitionsFrom } from './transitions';
 
 const OrderStatusEnum = builder.enumType('OrderStatus', {
   description: 'pending → paid → fulfilled; pending or paid → cancelled',
   values: orderStatuses,
 });
-const OrderSortFieldEnum = builder.enumType('OrderSortField', { values: orderSortFields });
 const OrderTransitionEnum = builder.enumType('OrderTransition', {
   description: 'pay (payOrder), fulfill (fulfillOrder), cancel (cancelOrder)',
   values: orderTransitionNames,
@@ -99,83 +86,26 @@ export const OrderRef = builder.prismaObject('Order', {
   }),
 });
 
-const OrderPage = pageType('Order', OrderRef);
-
-type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
-
-/** The filters `orders` and `ordersConnection` share. */
-const filterArgs = (arg: ArgBuilder<BuilderTypes>) => ({
-  q: arg.string({ description: 'Matches the order number (1001 or #1001) or part of the e-mail' }),
-  status: arg({ type: OrderStatusEnum }),
-  from: arg({ type: 'DateTime', description: 'Created at or after this time (inclusive)' }),
-  to: arg({ type: 'DateTime', description: 'Created before this time (exclusive)' }),
-  customerId: arg.id({ description: 'Orders of this customer' }),
-});
-
-const toFilter = (args: {
-  q?: string | null;
-  status?: OrderStatus | null;
-  from?: Date | null;
-  to?: Date | null;
-  customerId?: string | null;
-}): OrderFilter => ({
-  q: args.q,
-  status: args.status,
-  from: args.from,
-  to: args.to,
-  customerId: args.customerId,
-});
-
-builder.queryFields((t) => ({
-  orders: t.field({
-    type: OrderPage,
-    description:
-      'Orders of the store, a page at a time, newest first by default. Item selections (lines, customer) load with the page.',
-    authScopes: requireScope('ORDERS', 'READ'),
-    args: { ...pageArgs(t.arg, OrderSortFieldEnum), ...filterArgs(t.arg) },
-    resolve: (_root, args, ctx, info) =>
-      listOrders(
-        ctx,
-        {
-          page: args.page,
-          limit: args.limit,
-          sortBy: args.sortBy,
-          sortDirection: args.sortDirection,
-          ...toFilter(args),
-        },
-        queryFromInfo({ context: ctx, info, path: ['items'] }),
-      ),
+storeQueries({
+  ref: OrderRef,
+  name: 'Order',
+  fields: { list: 'orders', item: 'order' },
+  noun: 'order',
+  scope: requireScope('ORDERS', 'READ'),
+  descriptions: {
+    list: 'Orders of the store, a page at a time, newest first by default. Item selections (lines, customer) load with the page.',
+    connection: 'Orders as a Relay connection, for frontends',
+  },
+  sortFields: orderSortFields,
+  filters: (arg) => ({
+    q: arg.string({ description: 'Matches the order number (1001 or #1001) or part of the e-mail' }),
+    status: arg({ type: OrderStatusEnum }),
+    from: arg({ type: 'DateTime', description: 'Created at or after this time (inclusive)' }),
+    to: arg({ type: 'DateTime', description: 'Created before this time (exclusive)' }),
+    customerId: arg.id({ description: 'Orders of this customer' }),
   }),
-  ordersConnection: t.prismaConnection(
-    {
-      type: 'Order',
-      cursor: 'id',
-      description: 'Orders as a Relay connection, for frontends',
-      authScopes: requireScope('ORDERS', 'READ'),
-      args: {
-        ...filterArgs(t.arg),
-        sortBy: t.arg({ type: OrderSortFieldEnum }),
-        sortDirection: t.arg({ type: SortDirectionEnum }),
-      },
-      totalCount: (_parent, args, ctx) => countOrders(ctx, toFilter(args)),
-      resolve: (query, _root, args, ctx) =>
-        findOrdersForConnection(ctx, query, {
-          ...toFilter(args),
-          sortBy: args.sortBy,
-          sortDirection: args.sortDirection,
-        }),
-    },
-    { name: 'OrderConnection' },
-    { name: 'OrderEdge' },
-  ),
-  order: t.prismaField({
-    ...lookup('order'),
-    type: 'Order',
-    authScopes: requireScope('ORDERS', 'READ'),
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getOrder(ctx, String(args.id), query),
-  }),
-}));
+  rows: orderRows,
+});
 
 const PlaceOrderItemInput = builder.inputType('PlaceOrderItemInput', {
   fields: (t) => ({

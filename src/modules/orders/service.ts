@@ -1,10 +1,9 @@
-import type { Prisma } from '../../../prisma/generated/client/client';
+import type { Order, Prisma } from '../../../prisma/generated/client/client';
 import type { OrderStatus } from '../../../prisma/generated/client/enums';
-import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
-import { type ErrorDetail, notFound, validationError } from '../../errors';
+import { type ErrorDetail, validationError } from '../../errors';
 import { MAX_INT4 } from '../../validation';
-import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { storeRows } from '../store-resource/rows';
 
 export const orderSortFields = ['createdAt', 'number', 'totalAmount'] as const;
 export type OrderSortField = (typeof orderSortFields)[number];
@@ -20,9 +19,6 @@ export interface OrderFilter {
   /** The orders of one customer. */
   customerId?: string | null;
 }
-
-/** A Prisma selection from Pothos (`{ include }` or `{ select }`), merged into the service's queries. */
-type Selection = { include?: Prisma.OrderInclude; select?: Prisma.OrderSelect };
 
 function orderWhere(storeId: string, filter: OrderFilter): Prisma.OrderWhereInput {
   const details: ErrorDetail[] = [];
@@ -57,46 +53,13 @@ function orderWhere(storeId: string, filter: OrderFilter): Prisma.OrderWhereInpu
   };
 }
 
-/**
- * A page of orders. `query` is the Pothos selection of the page's items (queryFromInfo), merged into
- * the one findMany so that their lines, customer and coupon load in a fixed number of queries.
- */
-export async function listOrders(
-  ctx: Context,
-  args: PageArgs<OrderSortField> & OrderFilter,
-  query: Selection = {},
-) {
-  const where = orderWhere(storeIdOf(ctx), args);
-  const page = resolvePage(args, 'createdAt');
-  return loadPage(
-    page,
-    ctx.prisma.order.findMany({ ...query, where, ...pageWindow(page) }),
-    ctx.prisma.order.count({ where }),
-  );
-}
-
-/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
-/** How many match the filter: a Relay connection's totalCount. */
-export const countOrders = (ctx: Context, filter: OrderFilter) =>
-  ctx.prisma.order.count({ where: orderWhere(storeIdOf(ctx), filter) });
-
-export function findOrdersForConnection<Q extends object>(
-  ctx: Context,
-  query: Q,
-  args: OrderFilter & { sortBy?: OrderSortField | null; sortDirection?: 'asc' | 'desc' | null },
-) {
-  return ctx.prisma.order.findMany({
-    ...query,
-    where: orderWhere(storeIdOf(ctx), args),
-    orderBy: connectionOrder(args, 'createdAt'),
-  });
-}
-
-export async function getOrder<Q extends object>(ctx: Context, id: string, query?: Q) {
-  const order = await ctx.prisma.order.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
-  if (!order) throw notFound('Order');
-  return order;
-}
+/** The store's orders: a page, a Relay connection's rows and count, one by id. */
+export const orderRows = storeRows<Order, OrderFilter, OrderSortField>({
+  name: 'Order',
+  model: (ctx) => ctx.prisma.order,
+  where: orderWhere,
+  defaultSort: 'createdAt',
+});
 
 /** Lines in a fixed order (by name, then id): the GraphQL relation and the event payload agree. */
 export const orderItemOrder = [

@@ -1,25 +1,11 @@
-import type { ArgBuilder } from '@pothos/core';
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import { builder, cacheableRead, requireScope, type Types } from '../../builder';
+import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
-import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
-import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { storeQueries } from '../store-resource/queries';
 import { productStatuses } from './input';
-import {
-  countProducts,
-  createProduct,
-  deleteProduct,
-  findProductsForConnection,
-  getProduct,
-  listProducts,
-  type ProductFilter,
-  productSortFields,
-  updateProduct,
-} from './service';
+import { createProduct, deleteProduct, productRows, productSortFields, updateProduct } from './service';
 
 const ProductStatusEnum = builder.enumType('ProductStatus', { values: productStatuses });
-const ProductSortFieldEnum = builder.enumType('ProductSortField', { values: productSortFields });
 
 export const ProductRef = builder.prismaObject('Product', {
   interfaces: [NodeRef],
@@ -44,86 +30,27 @@ export const ProductRef = builder.prismaObject('Product', {
   }),
 });
 
-const ProductPage = pageType('Product', ProductRef);
-
-type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
-
-/** The filters `products` and `productsConnection` share. */
-const filterArgs = (arg: ArgBuilder<BuilderTypes>) => ({
-  q: arg.string({ description: 'Matches name or sku' }),
-  status: arg({ type: ProductStatusEnum }),
-  categoryId: arg.id(),
-  minPrice: arg.int({ description: 'Lowest priceAmount, in minor units' }),
-  maxPrice: arg.int({ description: 'Highest priceAmount, in minor units' }),
-});
-
-const toFilter = (args: {
-  q?: string | null;
-  status?: ProductFilter['status'];
-  categoryId?: string | number | null;
-  minPrice?: number | null;
-  maxPrice?: number | null;
-}): ProductFilter => ({
-  q: args.q,
-  status: args.status,
-  categoryId: args.categoryId == null ? null : String(args.categoryId),
-  minPrice: args.minPrice,
-  maxPrice: args.maxPrice,
-});
-
-builder.queryFields((t) => ({
-  products: t.field({
-    type: ProductPage,
-    description:
-      'Products of the store, a page at a time; `q` matches name or sku. Item selections (category) load with the page.',
-    authScopes: requireScope('PRODUCTS', 'READ'),
-    extensions: cacheableRead,
-    args: { ...pageArgs(t.arg, ProductSortFieldEnum), ...filterArgs(t.arg) },
-    resolve: (_root, args, ctx, info) =>
-      listProducts(
-        ctx,
-        {
-          page: args.page,
-          limit: args.limit,
-          sortBy: args.sortBy,
-          sortDirection: args.sortDirection,
-          ...toFilter(args),
-        },
-        queryFromInfo({ context: ctx, info, path: ['items'] }),
-      ),
+storeQueries({
+  ref: ProductRef,
+  name: 'Product',
+  fields: { list: 'products', item: 'product' },
+  noun: 'product',
+  scope: requireScope('PRODUCTS', 'READ'),
+  cacheable: true,
+  descriptions: {
+    list: 'Products of the store, a page at a time; `q` matches name or sku. Item selections (category) load with the page.',
+    connection: 'Products as a Relay connection, for frontends',
+  },
+  sortFields: productSortFields,
+  filters: (arg) => ({
+    q: arg.string({ description: 'Matches name or sku' }),
+    status: arg({ type: ProductStatusEnum }),
+    categoryId: arg.id(),
+    minPrice: arg.int({ description: 'Lowest priceAmount, in minor units' }),
+    maxPrice: arg.int({ description: 'Highest priceAmount, in minor units' }),
   }),
-  productsConnection: t.prismaConnection(
-    {
-      type: 'Product',
-      cursor: 'id',
-      description: 'Products as a Relay connection, for frontends',
-      authScopes: requireScope('PRODUCTS', 'READ'),
-      extensions: cacheableRead,
-      args: {
-        ...filterArgs(t.arg),
-        sortBy: t.arg({ type: ProductSortFieldEnum }),
-        sortDirection: t.arg({ type: SortDirectionEnum }),
-      },
-      totalCount: (_parent, args, ctx) => countProducts(ctx, toFilter(args)),
-      resolve: (query, _root, args, ctx) =>
-        findProductsForConnection(ctx, query, {
-          ...toFilter(args),
-          sortBy: args.sortBy,
-          sortDirection: args.sortDirection,
-        }),
-    },
-    { name: 'ProductConnection' },
-    { name: 'ProductEdge' },
-  ),
-  product: t.prismaField({
-    ...lookup('product'),
-    type: 'Product',
-    authScopes: requireScope('PRODUCTS', 'READ'),
-    extensions: cacheableRead,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getProduct(ctx, String(args.id), query),
-  }),
-}));
+  rows: productRows,
+});
 
 const CreateProductInput = builder.inputType('CreateProductInput', {
   fields: (t) => ({

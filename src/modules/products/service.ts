@@ -4,8 +4,8 @@ import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
 import { emitEvent } from '../events/outbox';
-import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { slugify } from '../slug';
+import { storeRows } from '../store-resource/rows';
 import { writeStore } from '../store-writes';
 import { COMPARE_AT_MESSAGE, newProductInput, type ProductStatusValue, productUpdateInput } from './input';
 
@@ -19,9 +19,6 @@ export interface ProductFilter {
   minPrice?: number | null;
   maxPrice?: number | null;
 }
-
-/** A Prisma selection from Pothos (`{ include }` or `{ select }`), merged into the service's queries. */
-type Selection = { include?: Prisma.ProductInclude; select?: Prisma.ProductSelect };
 
 function checkFilter(filter: ProductFilter) {
   const details: ErrorDetail[] = [];
@@ -57,46 +54,13 @@ function productWhere(storeId: string, filter: ProductFilter): Prisma.ProductWhe
   };
 }
 
-/**
- * A page of products. `query` is the Pothos selection of the page's items (queryFromInfo), merged
- * into the one findMany so that relations such as `category` load in a fixed number of queries.
- */
-export async function listProducts(
-  ctx: Context,
-  args: PageArgs<ProductSortField> & ProductFilter,
-  query: Selection = {},
-) {
-  const where = productWhere(storeIdOf(ctx), args);
-  const page = resolvePage(args, 'createdAt');
-  return loadPage(
-    page,
-    ctx.prisma.product.findMany({ ...query, where, ...pageWindow(page) }),
-    ctx.prisma.product.count({ where }),
-  );
-}
-
-/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
-/** How many match the filter: a Relay connection's totalCount. */
-export const countProducts = (ctx: Context, filter: ProductFilter) =>
-  ctx.prisma.product.count({ where: productWhere(storeIdOf(ctx), filter) });
-
-export function findProductsForConnection<Q extends object>(
-  ctx: Context,
-  query: Q,
-  args: ProductFilter & { sortBy?: ProductSortField | null; sortDirection?: 'asc' | 'desc' | null },
-) {
-  return ctx.prisma.product.findMany({
-    ...query,
-    where: productWhere(storeIdOf(ctx), args),
-    orderBy: connectionOrder(args, 'createdAt'),
-  });
-}
-
-export async function getProduct<Q extends object>(ctx: Context, id: string, query?: Q) {
-  const product = await ctx.prisma.product.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
-  if (!product) throw notFound('Product');
-  return product;
-}
+/** The store's products: a page, a Relay connection's rows and count, one by id. */
+export const productRows = storeRows<Product, ProductFilter, ProductSortField>({
+  name: 'Product',
+  model: (ctx) => ctx.prisma.product,
+  where: productWhere,
+  defaultSort: 'createdAt',
+});
 
 const withCategory = { category: { select: { id: true, name: true } } } as const;
 type ProductWithCategory = Product & { category: { id: string; name: string } | null };

@@ -1,19 +1,9 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
-import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
-import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { storeQueries } from '../store-resource/queries';
 import { reviewStatuses } from './input';
-import {
-  countReviews,
-  deleteReview,
-  findReviewsForConnection,
-  getReview,
-  listReviews,
-  moderateReview,
-  reviewSortFields,
-} from './service';
+import { deleteReview, moderateReview, reviewRows, reviewSortFields } from './service';
 
 export const ReviewStatusEnum = builder.enumType('ReviewStatus', { values: reviewStatuses });
 
@@ -45,62 +35,25 @@ export const ReviewRef = builder.prismaObject('Review', {
   }),
 });
 
-const ReviewSortFieldEnum = builder.enumType('ReviewSortField', { values: reviewSortFields });
-const ReviewPage = pageType('Review', ReviewRef);
-
-const filterArgs = (arg: Parameters<Parameters<typeof builder.queryFields>[0]>[0]['arg']) => ({
-  q: arg.string({ description: 'Matches title or body' }),
-  status: arg({ type: ReviewStatusEnum }),
-  productId: arg.id(),
-  rating: arg.int({ description: '1 to 5' }),
+storeQueries({
+  ref: ReviewRef,
+  name: 'Review',
+  fields: { list: 'reviews', item: 'review' },
+  noun: 'review',
+  scope: requireScope('REVIEWS', 'READ'),
+  descriptions: {
+    list: 'Reviews of the store, a page at a time',
+    connection: 'Reviews as a Relay connection, for frontends',
+  },
+  sortFields: reviewSortFields,
+  filters: (arg) => ({
+    q: arg.string({ description: 'Matches title or body' }),
+    status: arg({ type: ReviewStatusEnum }),
+    productId: arg.id(),
+    rating: arg.int({ description: '1 to 5' }),
+  }),
+  rows: reviewRows,
 });
-
-builder.queryFields((t) => ({
-  reviews: t.field({
-    type: ReviewPage,
-    description: 'Reviews of the store, a page at a time',
-    authScopes: requireScope('REVIEWS', 'READ'),
-    args: { ...pageArgs(t.arg, ReviewSortFieldEnum), ...filterArgs(t.arg) },
-    resolve: (_root, args, ctx, info) =>
-      listReviews(
-        ctx,
-        { ...args, productId: args.productId == null ? args.productId : String(args.productId) },
-        queryFromInfo({ context: ctx, info, path: ['items'] }),
-      ),
-  }),
-  reviewsConnection: t.prismaConnection(
-    {
-      type: 'Review',
-      cursor: 'id',
-      description: 'Reviews as a Relay connection, for frontends',
-      authScopes: requireScope('REVIEWS', 'READ'),
-      args: {
-        ...filterArgs(t.arg),
-        sortBy: t.arg({ type: ReviewSortFieldEnum }),
-        sortDirection: t.arg({ type: SortDirectionEnum }),
-      },
-      totalCount: (_parent, args, ctx) =>
-        countReviews(ctx, {
-          ...args,
-          productId: args.productId == null ? args.productId : String(args.productId),
-        }),
-      resolve: (query, _root, args, ctx) =>
-        findReviewsForConnection(ctx, query, {
-          ...args,
-          productId: args.productId == null ? args.productId : String(args.productId),
-        }),
-    },
-    { name: 'ReviewConnection' },
-    { name: 'ReviewEdge' },
-  ),
-  review: t.prismaField({
-    ...lookup('review'),
-    type: 'Review',
-    authScopes: requireScope('REVIEWS', 'READ'),
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getReview(ctx, String(args.id), query),
-  }),
-}));
 
 const ModerateReviewInput = builder.inputType('ModerateReviewInput', {
   description: 'Moderation sets the status only; rating, title and body stay as the customer wrote them',

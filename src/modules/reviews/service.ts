@@ -1,8 +1,8 @@
-import type { Prisma } from '../../../prisma/generated/client/client';
+import type { Prisma, Review } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import { notFound, validationError } from '../../errors';
 import { parseInput } from '../../validation';
-import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { storeRows } from '../store-resource/rows';
 import { writeStore } from '../store-writes';
 import { moderateReviewInput, type reviewStatuses } from './input';
 
@@ -37,46 +37,13 @@ function reviewWhere(storeId: string, filter: ReviewFilter): Prisma.ReviewWhereI
   };
 }
 
-/**
- * `query` is the Prisma plugin's selection for the page's items (relations such as `product`
- * included), so a page is one findMany however many relations the client asks for.
- */
-export async function listReviews<Q extends object>(
-  ctx: Context,
-  args: PageArgs<ReviewSortField> & ReviewFilter,
-  query?: Q,
-) {
-  const where = reviewWhere(storeIdOf(ctx), args);
-  const page = resolvePage(args, 'createdAt');
-  return loadPage(
-    page,
-    ctx.prisma.review.findMany({ ...query, where, ...pageWindow(page) }),
-    ctx.prisma.review.count({ where }),
-  );
-}
-
-/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
-/** How many match the filter: a Relay connection's totalCount. */
-export const countReviews = (ctx: Context, filter: ReviewFilter) =>
-  ctx.prisma.review.count({ where: reviewWhere(storeIdOf(ctx), filter) });
-
-export function findReviewsForConnection<Q extends object>(
-  ctx: Context,
-  query: Q,
-  args: ReviewFilter & { sortBy?: ReviewSortField | null; sortDirection?: 'asc' | 'desc' | null },
-) {
-  return ctx.prisma.review.findMany({
-    ...query,
-    where: reviewWhere(storeIdOf(ctx), args),
-    orderBy: connectionOrder(args, 'createdAt'),
-  });
-}
-
-export async function getReview<Q extends object>(ctx: Context, id: string, query?: Q) {
-  const review = await ctx.prisma.review.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
-  if (!review) throw notFound('Review');
-  return review;
-}
+/** The store's reviews: a page, a Relay connection's rows and count, one by id. */
+export const reviewRows = storeRows<Review, ReviewFilter, ReviewSortField>({
+  name: 'Review',
+  model: (ctx) => ctx.prisma.review,
+  where: reviewWhere,
+  defaultSort: 'createdAt',
+});
 
 export async function moderateReview<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {
   const storeId = storeIdOf(ctx);

@@ -1,20 +1,9 @@
 import { builder, requireScope } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
-import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
-import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import { StaffRoleEnum } from '../sessions/schema';
-import {
-  countStaff,
-  findStaffForConnection,
-  getStaffMember,
-  inviteStaff,
-  listStaff,
-  removeStaff,
-  staffSelect,
-  staffSortFields,
-  updateStaff,
-} from './service';
+import { storeQueries } from '../store-resource/queries';
+import { inviteStaff, removeStaff, staffRows, staffSelect, staffSortFields, updateStaff } from './service';
 
 /** A staff user of the store as the API shows it: never the password hash. */
 export const StaffMemberRef = builder.prismaObject('StaffUser', {
@@ -35,47 +24,21 @@ export const StaffMemberRef = builder.prismaObject('StaffUser', {
   }),
 });
 
-const StaffSortFieldEnum = builder.enumType('StaffSortField', { values: staffSortFields });
-const StaffMemberPage = pageType('StaffMember', StaffMemberRef);
-
-builder.queryFields((t) => ({
-  staffMembers: t.field({
-    type: StaffMemberPage,
-    description: 'Staff of the store, a page at a time; `q` matches name or e-mail',
-    authScopes: requireScope('STAFF', 'READ'),
-    args: {
-      ...pageArgs(t.arg, StaffSortFieldEnum),
-      q: t.arg.string(),
-      role: t.arg({ type: StaffRoleEnum }),
-    },
-    resolve: (_root, args, ctx) => listStaff(ctx, args),
-  }),
-  staffMembersConnection: t.prismaConnection(
-    {
-      type: StaffMemberRef,
-      cursor: 'id',
-      description: 'Staff as a Relay connection, for frontends',
-      authScopes: requireScope('STAFF', 'READ'),
-      args: {
-        q: t.arg.string(),
-        role: t.arg({ type: StaffRoleEnum }),
-        sortBy: t.arg({ type: StaffSortFieldEnum }),
-        sortDirection: t.arg({ type: SortDirectionEnum }),
-      },
-      totalCount: (_parent, args, ctx) => countStaff(ctx, args),
-      resolve: (query, _root, args, ctx) => findStaffForConnection(ctx, query, args),
-    },
-    { name: 'StaffMemberConnection' },
-    { name: 'StaffMemberEdge' },
-  ),
-  staffMember: t.prismaField({
-    ...lookup('staff member'),
-    type: StaffMemberRef,
-    authScopes: requireScope('STAFF', 'READ'),
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => getStaffMember(ctx, String(args.id), query),
-  }),
-}));
+storeQueries({
+  ref: StaffMemberRef,
+  name: 'StaffMember',
+  fields: { list: 'staffMembers', item: 'staffMember' },
+  noun: 'staff member',
+  scope: requireScope('STAFF', 'READ'),
+  descriptions: {
+    list: 'Staff of the store, a page at a time; `q` matches name or e-mail',
+    connection: 'Staff as a Relay connection, for frontends',
+  },
+  sortFields: staffSortFields,
+  sortEnumName: 'StaffSortField',
+  filters: (arg) => ({ q: arg.string(), role: arg({ type: StaffRoleEnum }) }),
+  rows: staffRows,
+});
 
 const InviteStaffInput = builder.inputType('InviteStaffInput', {
   fields: (t) => ({

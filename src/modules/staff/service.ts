@@ -7,7 +7,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { connectionOrder, loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { storeRows } from '../store-resource/rows';
 import { writeStore } from '../store-writes';
 import { inviteStaffInput, staffUpdateInput } from './input';
 
@@ -50,38 +50,13 @@ function staffWhere(storeId: string, filter: StaffFilter): Prisma.StaffUserWhere
   };
 }
 
-export async function listStaff(ctx: Context, args: PageArgs<StaffSortField> & StaffFilter) {
-  const where = staffWhere(storeIdOf(ctx), args);
-  const page = resolvePage(args, 'createdAt');
-  return loadPage(
-    page,
-    ctx.prisma.staffUser.findMany({ where, select: staffSelect, ...pageWindow(page) }),
-    ctx.prisma.staffUser.count({ where }),
-  );
-}
-
-/** For Relay connections: Pothos supplies the cursor window and selection in `query`. */
-/** How many match the filter: a Relay connection's totalCount. */
-export const countStaff = (ctx: Context, filter: StaffFilter) =>
-  ctx.prisma.staffUser.count({ where: staffWhere(storeIdOf(ctx), filter) });
-
-export function findStaffForConnection<Q extends object>(
-  ctx: Context,
-  query: Q,
-  args: StaffFilter & { sortBy?: StaffSortField | null; sortDirection?: 'asc' | 'desc' | null },
-) {
-  return ctx.prisma.staffUser.findMany({
-    ...query,
-    where: staffWhere(storeIdOf(ctx), args),
-    orderBy: connectionOrder(args, 'createdAt'),
-  });
-}
-
-export async function getStaffMember<Q extends object>(ctx: Context, id: string, query?: Q) {
-  const member = await ctx.prisma.staffUser.findFirst({ ...query, where: { id, storeId: storeIdOf(ctx) } });
-  if (!member) throw notFound('Staff member');
-  return member;
-}
+/** The store's staff: a page, a Relay connection's rows and count, one by id. */
+export const staffRows = storeRows<StaffUser, StaffFilter, StaffSortField>({
+  name: 'Staff member',
+  model: (ctx) => ctx.prisma.staffUser,
+  where: staffWhere,
+  defaultSort: 'createdAt',
+});
 
 const lastOwner = (what: string) =>
   new AppError(

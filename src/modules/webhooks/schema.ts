@@ -5,6 +5,7 @@ import { eventTypes } from '../events/catalog';
 import { idempotencyArg } from '../idempotency-arg';
 import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
+import { registerNode } from '../node-registry';
 import { pageArgs, pageType } from '../pagination/schema';
 import {
   CONSECUTIVE_FAILURES_CAP,
@@ -190,6 +191,9 @@ builder.queryFields((t) => ({
     resolve: (_query, _root, args, ctx) => getDelivery(ctx, String(args.id)),
   }),
 }));
+
+registerNode('WebhookEndpoint', { scope: 'STORE_SETTINGS:READ', load: (ctx, id) => getEndpoint(ctx, id) });
+registerNode('WebhookDelivery', { scope: 'STORE_SETTINGS:READ', load: (ctx, id) => getDelivery(ctx, id) });
 
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
