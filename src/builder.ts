@@ -2,7 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
-import type { GraphQLField } from 'graphql';
+import type { GraphQLField, GraphQLNamedType } from 'graphql';
 import type PrismaTypes from '../prisma/generated/pothos-types';
 import { getDatamodel } from '../prisma/generated/pothos-types';
 import { holdsPair, refusal } from './auth/principal';
@@ -111,3 +111,23 @@ builder.scalarType('Long', {
     return value;
   },
 });
+
+/** What a resource's fragment selects beyond its own scalar and enum fields, and what it leaves out. */
+export interface ResourceFragment {
+  /** Relations to select: `true` for every scalar of the related type, or a selection of them. */
+  relations?: Record<string, true | string>;
+  /** Fields GraphQL clients may ask for that REST and MCP leave out (large, or a query per row). */
+  omit?: string[];
+}
+
+/**
+ * An object type's `extensions` that make it a resource with a fragment, `...<Type>Fields`, for the
+ * REST routes and MCP tools (src/graphql/resource-fragment.ts): every field that takes no argument
+ * and holds a scalar or enum, plus the relations named here. Declared once, on the type: a field
+ * added to the type appears in REST, MCP and the OpenAPI document with no other edit.
+ */
+export const resourceFragment = (fragment: ResourceFragment = {}) => ({ resourceFragment: fragment });
+
+export function resourceFragmentOf(type: GraphQLNamedType | undefined): ResourceFragment | null {
+  return (type?.extensions as { resourceFragment?: ResourceFragment } | undefined)?.resourceFragment ?? null;
+}

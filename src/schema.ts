@@ -15,6 +15,8 @@ import './modules/store-settings/schema';
 import './modules/webhooks/schema';
 import './modules/node';
 
-export const schema = builder.toSchema();
+// Fields keep the order their types declare (id first): introspection and the resource fragments
+// (src/graphql/resource-fragment.ts) show them so; schema.graphql is printed sorted.
+export const schema = builder.toSchema({ sortSchema: false });
 
 export const printedSchema = () => printSchema(lexicographicSortSchema(schema));

@@ -1,8 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const keyFields = `keyId keyName environment scopes { resource actions } ipAllowlist expiresAt usageLimit usageCount
-  lastUsedAt status isActive lastFour createdAt updatedAt revokedAt rotatedAt`;
 const tag = 'API keys';
 
 export const apiKeyRoutes = [
@@ -15,7 +13,7 @@ export const apiKeyRoutes = [
         $status: ApiKeyStatus, $environment: ApiKeyEnvironment, $q: String) {
       apiKeys(page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection, status: $status,
           environment: $environment, q: $q) {
-        items { ${keyFields} }
+        items { ...ApiKeyFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -40,7 +38,7 @@ export const apiKeyRoutes = [
     path: '/api-key/{keyId}',
     tag,
     summary: 'Get an API key',
-    operation: `query GetApiKey($keyId: ID!) { apiKey(keyId: $keyId) { ${keyFields} } }`,
+    operation: `query GetApiKey($keyId: ID!) { apiKey(keyId: $keyId) { ...ApiKeyFields } }`,
     result: { kind: 'item', field: 'apiKey' },
   }),
   route({
@@ -48,7 +46,7 @@ export const apiKeyRoutes = [
     path: '/api-key',
     tag,
     summary: 'Create an API key; the response carries its secret, shown this once only',
-    operation: `mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { ${keyFields} secret } }`,
+    operation: `mutation CreateApiKey($input: CreateApiKeyInput!) { createApiKey(input: $input) { ...ApiKeyFields secret } }`,
     body: 'input',
     result: { kind: 'item', field: 'createApiKey' },
     status: 201,
@@ -59,7 +57,7 @@ export const apiKeyRoutes = [
     tag,
     summary: 'Update name, scopes, IP allowlist, expiry, usage limit or isActive',
     operation: `mutation UpdateApiKey($keyId: ID!, $input: UpdateApiKeyInput!) {
-      updateApiKey(keyId: $keyId, input: $input) { ${keyFields} }
+      updateApiKey(keyId: $keyId, input: $input) { ...ApiKeyFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'updateApiKey' },
@@ -70,7 +68,7 @@ export const apiKeyRoutes = [
     tag,
     summary: 'Revoke a key, at once or after gracePeriodSeconds',
     operation: `mutation RevokeApiKey($keyId: ID!, $input: GracePeriodInput) {
-      revokeApiKey(keyId: $keyId, input: $input) { ${keyFields} }
+      revokeApiKey(keyId: $keyId, input: $input) { ...ApiKeyFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'revokeApiKey' },
@@ -81,7 +79,7 @@ export const apiKeyRoutes = [
     tag,
     summary: 'Issue a new secret; the old one works for gracePeriodSeconds (default 86400)',
     operation: `mutation RotateApiKey($keyId: ID!, $input: GracePeriodInput) {
-      rotateApiKey(keyId: $keyId, input: $input) { ${keyFields} secret }
+      rotateApiKey(keyId: $keyId, input: $input) { ...ApiKeyFields secret }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'rotateApiKey' },

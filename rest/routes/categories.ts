@@ -1,8 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const categoryFields = 'id name slug description parentId position createdAt updatedAt';
-
 export const categoryRoutes = [
   route({
     method: 'GET',
@@ -11,7 +9,7 @@ export const categoryRoutes = [
     summary: 'List categories (filter with q; sortBy createdAt, name or position)',
     operation: `query ListCategories($page: Int, $limit: Int, $q: String, $sortBy: CategorySortField, $sortDirection: SortDirection) {
       categories(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${categoryFields} }
+        items { ...CategoryFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -22,7 +20,7 @@ export const categoryRoutes = [
     path: '/category/{id}',
     tag: 'Categories',
     summary: 'Get a category',
-    operation: `query GetCategory($id: ID!) { category(id: $id) { ${categoryFields} } }`,
+    operation: `query GetCategory($id: ID!) { category(id: $id) { ...CategoryFields } }`,
     result: { kind: 'item', field: 'category' },
   }),
   route({
@@ -30,7 +28,7 @@ export const categoryRoutes = [
     path: '/category',
     tag: 'Categories',
     summary: 'Create a category (emits category.created)',
-    operation: `mutation CreateCategory($input: CreateCategoryInput!) { createCategory(input: $input) { ${categoryFields} } }`,
+    operation: `mutation CreateCategory($input: CreateCategoryInput!) { createCategory(input: $input) { ...CategoryFields } }`,
     body: 'input',
     result: { kind: 'item', field: 'createCategory' },
     status: 201,
@@ -41,7 +39,7 @@ export const categoryRoutes = [
     tag: 'Categories',
     summary: 'Update a category (emits category.updated)',
     operation: `mutation UpdateCategory($id: ID!, $input: UpdateCategoryInput!) {
-      updateCategory(id: $id, input: $input) { ${categoryFields} }
+      updateCategory(id: $id, input: $input) { ...CategoryFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'updateCategory' },

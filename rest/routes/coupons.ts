@@ -1,9 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const couponFields =
-  'id code type value minSubtotalAmount maxRedemptions redemptionCount startsAt endsAt isActive createdAt updatedAt';
-
 export const couponRoutes = [
   route({
     method: 'GET',
@@ -13,7 +10,7 @@ export const couponRoutes = [
       'List coupons (filter with q on the code and isActive; sortBy createdAt, code or redemptionCount)',
     operation: `query ListCoupons($page: Int, $limit: Int, $q: String, $isActive: Boolean, $sortBy: CouponSortField, $sortDirection: SortDirection) {
       coupons(page: $page, limit: $limit, q: $q, isActive: $isActive, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${couponFields} }
+        items { ...CouponFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -24,7 +21,7 @@ export const couponRoutes = [
     path: '/coupon/{id}',
     tag: 'Coupons',
     summary: 'Get a coupon',
-    operation: `query GetCoupon($id: ID!) { coupon(id: $id) { ${couponFields} } }`,
+    operation: `query GetCoupon($id: ID!) { coupon(id: $id) { ...CouponFields } }`,
     result: { kind: 'item', field: 'coupon' },
   }),
   route({
@@ -32,7 +29,7 @@ export const couponRoutes = [
     path: '/coupon',
     tag: 'Coupons',
     summary: 'Create a coupon (the code is stored upper-cased and unique in the store)',
-    operation: `mutation CreateCoupon($input: CreateCouponInput!) { createCoupon(input: $input) { ${couponFields} } }`,
+    operation: `mutation CreateCoupon($input: CreateCouponInput!) { createCoupon(input: $input) { ...CouponFields } }`,
     body: 'input',
     result: { kind: 'item', field: 'createCoupon' },
     status: 201,
@@ -43,7 +40,7 @@ export const couponRoutes = [
     tag: 'Coupons',
     summary: 'Update a coupon (redemptionCount is read-only)',
     operation: `mutation UpdateCoupon($id: ID!, $input: UpdateCouponInput!) {
-      updateCoupon(id: $id, input: $input) { ${couponFields} }
+      updateCoupon(id: $id, input: $input) { ...CouponFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'updateCoupon' },

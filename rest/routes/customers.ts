@@ -1,9 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const customerFields =
-  'id email firstName lastName phone acceptsMarketing orderCount totalSpentAmount createdAt updatedAt';
-
 export const customerRoutes = [
   route({
     method: 'GET',
@@ -13,7 +10,7 @@ export const customerRoutes = [
       'List customers (filter with q on e-mail, first or last name; sortBy createdAt, email or lastName)',
     operation: `query ListCustomers($page: Int, $limit: Int, $q: String, $sortBy: CustomerSortField, $sortDirection: SortDirection) {
       customers(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${customerFields} }
+        items { ...CustomerFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -24,7 +21,7 @@ export const customerRoutes = [
     path: '/customer/{id}',
     tag: 'Customers',
     summary: 'Get a customer, with its order count and total spent',
-    operation: `query GetCustomer($id: ID!) { customer(id: $id) { ${customerFields} } }`,
+    operation: `query GetCustomer($id: ID!) { customer(id: $id) { ...CustomerFields } }`,
     result: { kind: 'item', field: 'customer' },
   }),
   route({
@@ -32,7 +29,7 @@ export const customerRoutes = [
     path: '/customer',
     tag: 'Customers',
     summary: 'Create a customer; the e-mail is unique in the store (emits customer.created)',
-    operation: `mutation CreateCustomer($input: CreateCustomerInput!) { createCustomer(input: $input) { ${customerFields} } }`,
+    operation: `mutation CreateCustomer($input: CreateCustomerInput!) { createCustomer(input: $input) { ...CustomerFields } }`,
     body: 'input',
     result: { kind: 'item', field: 'createCustomer' },
     status: 201,
@@ -43,7 +40,7 @@ export const customerRoutes = [
     tag: 'Customers',
     summary: 'Update a customer (emits customer.updated)',
     operation: `mutation UpdateCustomer($id: ID!, $input: UpdateCustomerInput!) {
-      updateCustomer(id: $id, input: $input) { ${customerFields} }
+      updateCustomer(id: $id, input: $input) { ...CustomerFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'updateCustomer' },

@@ -1,10 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const orderFields = `id number status email customerId customer { id email firstName lastName } currency
-  subtotalAmount discountAmount totalAmount couponId couponCode note
-  items { id productId name sku unitAmount quantity totalAmount }
-  paidAt fulfilledAt cancelledAt cancelReason createdAt updatedAt`;
 const tag = 'Orders';
 
 export const orderRoutes = [
@@ -18,7 +14,7 @@ export const orderRoutes = [
         $customerId: ID, $sortBy: OrderSortField, $sortDirection: SortDirection) {
       orders(page: $page, limit: $limit, q: $q, status: $status, from: $from, to: $to, customerId: $customerId, sortBy: $sortBy,
           sortDirection: $sortDirection) {
-        items { ${orderFields} }
+        items { ...OrderFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -29,7 +25,7 @@ export const orderRoutes = [
     path: '/order/details/{orderId}',
     tag,
     summary: 'Get an order with its lines',
-    operation: `query GetOrder($orderId: ID!) { order(id: $orderId) { ${orderFields} } }`,
+    operation: `query GetOrder($orderId: ID!) { order(id: $orderId) { ...OrderFields } }`,
     result: { kind: 'item', field: 'order' },
   }),
   route({
@@ -37,7 +33,7 @@ export const orderRoutes = [
     path: '/order',
     tag,
     summary: 'Place an order: reserves stock, applies a coupon (emits order.placed)',
-    operation: `mutation PlaceOrder($input: PlaceOrderInput!) { placeOrder(input: $input) { ${orderFields} } }`,
+    operation: `mutation PlaceOrder($input: PlaceOrderInput!) { placeOrder(input: $input) { ...OrderFields } }`,
     body: 'input',
     result: { kind: 'item', field: 'placeOrder' },
     status: 201,
@@ -47,7 +43,7 @@ export const orderRoutes = [
     path: '/order/vendor/pay/{orderId}',
     tag,
     summary: 'Mark a pending order paid (emits order.paid)',
-    operation: `mutation PayOrder($orderId: ID!) { payOrder(id: $orderId) { ${orderFields} } }`,
+    operation: `mutation PayOrder($orderId: ID!) { payOrder(id: $orderId) { ...OrderFields } }`,
     result: { kind: 'item', field: 'payOrder' },
   }),
   route({
@@ -55,7 +51,7 @@ export const orderRoutes = [
     path: '/order/vendor/fulfill/{orderId}',
     tag,
     summary: 'Mark a paid order fulfilled (emits order.fulfilled)',
-    operation: `mutation FulfillOrder($orderId: ID!) { fulfillOrder(id: $orderId) { ${orderFields} } }`,
+    operation: `mutation FulfillOrder($orderId: ID!) { fulfillOrder(id: $orderId) { ...OrderFields } }`,
     result: { kind: 'item', field: 'fulfillOrder' },
   }),
   route({
@@ -65,7 +61,7 @@ export const orderRoutes = [
     summary:
       'Cancel a pending or paid order (optional body { reason }); returns its stock and coupon redemption (emits order.cancelled)',
     operation: `mutation CancelOrder($orderId: ID!, $input: CancelOrderInput) {
-      cancelOrder(id: $orderId, input: $input) { ${orderFields} }
+      cancelOrder(id: $orderId, input: $input) { ...OrderFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'cancelOrder' },

@@ -1,9 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const productFields =
-  'id name slug description sku priceAmount compareAtAmount currency stock status categoryId category { id name } createdAt updatedAt';
-
 export const productRoutes = [
   route({
     method: 'GET',
@@ -15,7 +12,7 @@ export const productRoutes = [
       $status: ProductStatus, $categoryId: ID, $minPrice: Int, $maxPrice: Int) {
       products(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection,
         status: $status, categoryId: $categoryId, minPrice: $minPrice, maxPrice: $maxPrice) {
-        items { ${productFields} }
+        items { ...ProductFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -26,7 +23,7 @@ export const productRoutes = [
     path: '/product/{id}',
     tag: 'Products',
     summary: 'Get a product',
-    operation: `query GetProduct($id: ID!) { product(id: $id) { ${productFields} } }`,
+    operation: `query GetProduct($id: ID!) { product(id: $id) { ...ProductFields } }`,
     result: { kind: 'item', field: 'product' },
   }),
   route({
@@ -34,7 +31,7 @@ export const productRoutes = [
     path: '/product',
     tag: 'Products',
     summary: 'Create a product (emits product.created)',
-    operation: `mutation CreateProduct($input: CreateProductInput!) { createProduct(input: $input) { ${productFields} } }`,
+    operation: `mutation CreateProduct($input: CreateProductInput!) { createProduct(input: $input) { ...ProductFields } }`,
     body: 'input',
     result: { kind: 'item', field: 'createProduct' },
     status: 201,
@@ -45,7 +42,7 @@ export const productRoutes = [
     tag: 'Products',
     summary: 'Update a product (emits product.updated)',
     operation: `mutation UpdateProduct($id: ID!, $input: UpdateProductInput!) {
-      updateProduct(id: $id, input: $input) { ${productFields} }
+      updateProduct(id: $id, input: $input) { ...ProductFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'updateProduct' },

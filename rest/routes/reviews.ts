@@ -1,9 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const reviewFields =
-  'id productId product { id name } customerId rating title body status createdAt updatedAt';
-
 export const reviewRoutes = [
   route({
     method: 'GET',
@@ -13,7 +10,7 @@ export const reviewRoutes = [
       'List reviews (filter with q on title/body, status, productId, rating; sortBy createdAt or rating)',
     operation: `query ListReviews($page: Int, $limit: Int, $q: String, $status: ReviewStatus, $productId: ID, $rating: Int, $sortBy: ReviewSortField, $sortDirection: SortDirection) {
       reviews(page: $page, limit: $limit, q: $q, status: $status, productId: $productId, rating: $rating, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${reviewFields} }
+        items { ...ReviewFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -25,7 +22,7 @@ export const reviewRoutes = [
     tag: 'Reviews',
     summary: 'Moderate a review: set its status (pending, approved or rejected) and nothing else',
     operation: `mutation ModerateReview($id: ID!, $input: ModerateReviewInput!) {
-      moderateReview(id: $id, input: $input) { ${reviewFields} }
+      moderateReview(id: $id, input: $input) { ...ReviewFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'moderateReview' },

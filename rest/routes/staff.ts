@@ -1,8 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const staffFields = 'id email name role isActive lastLoginAt createdAt updatedAt';
-
 export const staffRoutes = [
   route({
     method: 'GET',
@@ -11,7 +9,7 @@ export const staffRoutes = [
     summary: 'List staff (filter with q on name or e-mail, and role; sortBy createdAt, name or email)',
     operation: `query ListStaff($page: Int, $limit: Int, $q: String, $role: StaffRole, $sortBy: StaffSortField, $sortDirection: SortDirection) {
       staffMembers(page: $page, limit: $limit, q: $q, role: $role, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${staffFields} }
+        items { ...StaffMemberFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -22,7 +20,7 @@ export const staffRoutes = [
     path: '/staff/{id}',
     tag: 'Staff',
     summary: 'Get a staff member',
-    operation: `query GetStaffMember($id: ID!) { staffMember(id: $id) { ${staffFields} } }`,
+    operation: `query GetStaffMember($id: ID!) { staffMember(id: $id) { ...StaffMemberFields } }`,
     result: { kind: 'item', field: 'staffMember' },
   }),
   route({
@@ -30,7 +28,7 @@ export const staffRoutes = [
     path: '/staff',
     tag: 'Staff',
     summary: 'Invite a staff member (without a password they cannot sign in until one is set)',
-    operation: `mutation InviteStaff($input: InviteStaffInput!) { inviteStaff(input: $input) { ${staffFields} } }`,
+    operation: `mutation InviteStaff($input: InviteStaffInput!) { inviteStaff(input: $input) { ...StaffMemberFields } }`,
     body: 'input',
     result: { kind: 'item', field: 'inviteStaff' },
     status: 201,
@@ -41,7 +39,7 @@ export const staffRoutes = [
     tag: 'Staff',
     summary: 'Update a staff member (name, role, isActive, password); the last active owner stays an owner',
     operation: `mutation UpdateStaff($id: ID!, $input: UpdateStaffInput!) {
-      updateStaff(id: $id, input: $input) { ${staffFields} }
+      updateStaff(id: $id, input: $input) { ...StaffMemberFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'updateStaff' },

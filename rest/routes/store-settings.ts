@@ -1,14 +1,12 @@
 import { route } from '../route';
 
-const settingsFields = 'id name currency timezone contactEmail plan status createdAt updatedAt';
-
 export const storeSettingsRoutes = [
   route({
     method: 'GET',
     path: '/store/settings',
     tag: 'Store settings',
     summary: 'Get the store’s settings',
-    operation: `query GetStoreSettings { storeSettings { ${settingsFields} } }`,
+    operation: `query GetStoreSettings { storeSettings { ...StoreSettingsFields } }`,
     result: { kind: 'item', field: 'storeSettings' },
   }),
   route({
@@ -17,7 +15,7 @@ export const storeSettingsRoutes = [
     tag: 'Store settings',
     summary: 'Update name, currency, timezone or contactEmail (plan and status are read-only)',
     operation: `mutation UpdateStoreSettings($input: UpdateStoreSettingsInput!) {
-      updateStoreSettings(input: $input) { ${settingsFields} }
+      updateStoreSettings(input: $input) { ...StoreSettingsFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'updateStoreSettings' },

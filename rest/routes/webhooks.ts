@@ -1,10 +1,6 @@
 import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
 import { route } from '../route';
 
-const endpointFields =
-  'id url events description metadata isActive createdAt updatedAt disabledAt disabledReason';
-const deliveryFields = `id endpointId eventId eventType status attempt httpStatus responseBody errorMessage nextRetryAt
-  deliveredAt exhaustedAt createdAt updatedAt`;
 const tag = 'Webhooks';
 
 /** Spec 4.2 plus DESIGN's test ping; scope STORE_SETTINGS (READ / WRITE / UPDATE / DELETE). */
@@ -17,7 +13,7 @@ export const webhookRoutes = [
     operation: `query ListWebhookEndpoints($page: Int, $limit: Int, $sortBy: WebhookEndpointSortField,
         $sortDirection: SortDirection) {
       webhookEndpoints(page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${endpointFields} }
+        items { ...WebhookEndpointFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -29,7 +25,7 @@ export const webhookRoutes = [
     tag,
     summary: 'Register an endpoint (at most 5 per store); the response carries its secret, shown this once',
     operation: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
-      createWebhookEndpoint(input: $input) { ${endpointFields} secret }
+      createWebhookEndpoint(input: $input) { ...WebhookEndpointFields secret }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'createWebhookEndpoint' },
@@ -40,7 +36,7 @@ export const webhookRoutes = [
     path: '/store/webhooks/endpoints/{id}',
     tag,
     summary: 'Get a webhook endpoint',
-    operation: `query GetWebhookEndpoint($id: ID!) { webhookEndpoint(id: $id) { ${endpointFields} } }`,
+    operation: `query GetWebhookEndpoint($id: ID!) { webhookEndpoint(id: $id) { ...WebhookEndpointFields } }`,
     result: { kind: 'item', field: 'webhookEndpoint' },
   }),
   route({
@@ -49,7 +45,7 @@ export const webhookRoutes = [
     tag,
     summary: 'Update url, events, description, metadata or isActive',
     operation: `mutation UpdateWebhookEndpoint($id: ID!, $input: UpdateWebhookEndpointInput!) {
-      updateWebhookEndpoint(id: $id, input: $input) { ${endpointFields} }
+      updateWebhookEndpoint(id: $id, input: $input) { ...WebhookEndpointFields }
     }`,
     body: 'input',
     result: { kind: 'item', field: 'updateWebhookEndpoint' },
@@ -71,7 +67,7 @@ export const webhookRoutes = [
         $sortDirection: SortDirection, $status: WebhookDeliveryStatus) {
       webhookDeliveries(endpointId: $id, page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection,
           status: $status) {
-        items { ${deliveryFields} }
+        items { ...WebhookDeliveryFields }
         ${PAGINATION_SELECTION}
       }
     }`,
@@ -83,7 +79,7 @@ export const webhookRoutes = [
     tag,
     summary: 'Issue a new signing secret, returned once; the old one is invalid at once',
     operation: `mutation RotateWebhookEndpointSecret($id: ID!) {
-      rotateWebhookEndpointSecret(id: $id) { ${endpointFields} secret }
+      rotateWebhookEndpointSecret(id: $id) { ...WebhookEndpointFields secret }
     }`,
     result: { kind: 'item', field: 'rotateWebhookEndpointSecret' },
   }),
@@ -113,7 +109,7 @@ export const webhookRoutes = [
     summary: 'A delivery: the request body sent and every attempt with its response excerpt',
     operation: `query GetWebhookDelivery($deliveryId: ID!) {
       webhookDelivery(id: $deliveryId) {
-        ${deliveryFields} payload
+        ...WebhookDeliveryFields payload
         attempts { id number status httpStatus durationMs errorMessage responseBody createdAt }
       }
     }`,
@@ -125,7 +121,7 @@ export const webhookRoutes = [
     tag,
     summary: 'Send one delivery again now, whatever its status (same delivery id; a fresh round of retries)',
     operation: `mutation ResendWebhookDelivery($deliveryId: ID!) {
-      resendWebhookDelivery(id: $deliveryId) { ${deliveryFields} }
+      resendWebhookDelivery(id: $deliveryId) { ...WebhookDeliveryFields }
     }`,
     result: { kind: 'item', field: 'resendWebhookDelivery' },
     status: 202,

@@ -6,6 +6,7 @@ import {
   parse,
   validate,
 } from 'graphql';
+import { expandResourceFragments } from './resource-fragment';
 
 /** A REST route's or MCP tool's operation, parsed and validated once, at start-up. */
 export interface PreparedOperation {
@@ -23,7 +24,7 @@ export function compileOperation(
   source: string,
   fail: (message: string) => never,
 ): PreparedOperation {
-  const document = parse(source);
+  const document = parse(expandResourceFragments(schema, source));
   const errors = validate(schema, document);
   if (errors.length > 0) fail(errors.map((e) => e.message).join('; '));
   const operations = document.definitions.filter(

@@ -2,10 +2,13 @@ import { type GraphQLSchema, getNamedType, isEnumType, Kind, typeFromAST } from 
 import { z } from 'zod';
 import { declaredScope } from '../builder';
 import { compileOperation, type PreparedOperation } from '../graphql/operation';
-import type { McpTool } from './tool';
+import { outputSchemaOf } from './output-schema';
+import { type McpTool, outputSchema } from './tool';
 
 export interface CompiledTool extends PreparedOperation {
   tool: McpTool;
+  /** structuredContent's schema: the result derived from the GraphQL types, or the error. */
+  output: z.ZodObject;
   /** The (resource, action) pair the operation's root field declares, e.g. PRODUCTS:READ. */
   scope: string;
   /** The tool description with the scope it needs. */
@@ -64,6 +67,7 @@ function compileTool(schema: GraphQLSchema, tool: McpTool): CompiledTool {
 
   return {
     tool,
+    output: outputSchema(tool.resultKey, outputSchemaOf(schema, root)),
     document,
     operation,
     scope,

@@ -40,7 +40,7 @@ export function createMcpServer(
         title: tool.title,
         description: compiled.description,
         inputSchema: tool.input,
-        outputSchema: tool.output,
+        outputSchema: compiled.output,
         annotations: { title: tool.title, ...READ_ONLY },
       },
       (args: Record<string, unknown>) => runTool(pipeline, compiled, args, request),

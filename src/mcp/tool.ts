@@ -1,20 +1,20 @@
 import { z } from 'zod';
 
 /**
- * One read-only MCP tool: a named GraphQL query of the schema, the zod schema of its arguments (the
- * operation's variables, by the same names) and of its result (the operation's `data`, whose single
- * root field is aliased to `resultKey`). The scope it needs is read from the root field at start-up.
+ * One read-only MCP tool: a named GraphQL query of the schema and the zod schema of its arguments
+ * (the operation's variables, by the same names). Its result is the operation's `data`, whose single
+ * root field is aliased to `resultKey`; the result's schema is derived from the GraphQL types at
+ * start-up (src/mcp/output-schema.ts), and so is the scope it needs.
  */
 export interface McpTool {
   name: string;
   title: string;
   /** What the tool returns; "Needs <scope>." is appended from the schema at start-up. */
   description: string;
-  /** A GraphQL document with exactly one named query. */
+  /** A GraphQL document with exactly one named query; `...<Type>Fields` selects a resource. */
   operation: string;
   input: z.ZodObject;
   resultKey: string;
-  output: z.ZodObject;
   /** One line above the data: counts and ids only, never store text (that stays inside the data block). */
   headline(result: unknown): string;
 }
@@ -37,7 +37,7 @@ export type ToolError = z.output<typeof toolErrorSchema>;
  * structuredContent against outputSchema even on isError results, so the error form is part of the
  * schema; `oneOf` in the JSON schema (and the refinement here) keeps the two forms exclusive.
  */
-function outputSchema(key: string, result: z.ZodType): z.ZodObject {
+export function outputSchema(key: string, result: z.ZodType): z.ZodObject {
   return z
     .object({ [key]: result.optional(), error: toolErrorSchema.optional() })
     .strict()
@@ -47,21 +47,9 @@ function outputSchema(key: string, result: z.ZodType): z.ZodObject {
     .meta({ oneOf: [{ required: [key] }, { required: ['error'] }] });
 }
 
-/** Declares a tool; the headline is typed by the result schema. */
-export function defineTool<K extends string, T extends z.ZodType>(definition: {
-  name: string;
-  title: string;
-  description: string;
-  operation: string;
-  input: z.ZodObject;
-  resultKey: K;
-  result: T;
-  headline: (result: z.output<T>) => string;
-}): McpTool {
-  const { result, headline, ...rest } = definition;
-  return {
-    ...rest,
-    output: outputSchema(definition.resultKey, result),
-    headline: (value) => headline(value as z.output<T>),
-  };
+/** Declares a tool; `R` is what its headline reads of the result (the schema guarantees it). */
+export function defineTool<R>(
+  definition: Omit<McpTool, 'headline'> & { headline: (result: R) => string },
+): McpTool {
+  return definition as McpTool;
 }

@@ -56,7 +56,7 @@ export async function callRoute(
     ...sample.params,
     ...(entry.route.body ? { [entry.route.body]: sample.body ?? {} } : {}),
   };
-  const answer = await callGraphql(server, { query: entry.route.operation, variables }, credential);
+  const answer = await callGraphql(server, { query: entry.query, variables }, credential);
   const data = (answer.data as Record<string, unknown> | null)?.[entry.route.result.field];
   return {
     ...answer,

@@ -2,11 +2,14 @@ import { parse } from 'graphql';
 import type { RestRoute } from '../../rest/route';
 import { routeTable } from '../../rest/routes';
 import { declaredScope } from '../../src/builder';
+import { expandResourceFragments } from '../../src/graphql/resource-fragment';
 import { schema } from '../../src/schema';
 
 /** A REST route together with the root field its operation runs and the scope that field declares. */
 export interface RouteUnderTest {
   route: RestRoute;
+  /** The route's operation as the server runs it (resource fragments spelled out), for /graphql. */
+  query: string;
   name: string;
   rootField: string;
   /** `RESOURCE:ACTION`, or null for the public session fields. */
@@ -15,7 +18,7 @@ export interface RouteUnderTest {
 }
 
 function rootFieldOf(route: RestRoute): { rootField: string; isMutation: boolean } {
-  const document = parse(route.operation);
+  const document = parse(expandResourceFragments(schema, route.operation));
   const operation = document.definitions[0];
   if (operation?.kind !== 'OperationDefinition') throw new Error(`${route.path}: no operation`);
   const selection = operation.selectionSet.selections[0];
@@ -34,6 +37,7 @@ export const routesUnderTest: RouteUnderTest[] = routeTable.map((route) => {
   const { rootField, isMutation } = rootFieldOf(route);
   return {
     route,
+    query: expandResourceFragments(schema, route.operation),
     name: `${route.method} ${route.path}`,
     rootField,
     scope: scopeOf(rootField, isMutation),

@@ -16,7 +16,6 @@ const categoriesTool = (input: z.ZodObject, operation?: string) =>
       'query Probe($q: String, $sortBy: CategorySortField) { categories(q: $q, sortBy: $sortBy) { items { id } } }',
     input,
     resultKey: 'categories',
-    result: z.object({ items: z.array(z.object({ id: z.string() })) }),
     headline: () => 'probe',
   });
 

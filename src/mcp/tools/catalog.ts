@@ -1,62 +1,7 @@
 import { z } from 'zod';
 import { PAGINATION_SELECTION } from '../../modules/pagination/schema';
 import { defineTool } from '../tool';
-import { amount, dateTime, id, page, pageHeadline, pageInput, sortBy } from './shapes';
-
-const PRODUCT_FIELDS =
-  'id name slug description sku priceAmount compareAtAmount currency stock status categoryId category { id name } createdAt updatedAt';
-
-const product = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    slug: z.string(),
-    description: z.string().nullable(),
-    sku: z.string().nullable(),
-    priceAmount: amount,
-    compareAtAmount: amount.nullable().describe('The "was" price, minor units'),
-    currency: z.string(),
-    stock: z.number().int(),
-    status: z.enum(['active', 'archived', 'draft']),
-    categoryId: z.string().nullable(),
-    category: z.object({ id: z.string(), name: z.string() }).strict().nullable(),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  })
-  .strict();
-
-const CATEGORY_FIELDS = 'id name slug description parentId position createdAt updatedAt';
-
-const category = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    slug: z.string(),
-    description: z.string().nullable(),
-    parentId: z.string().nullable(),
-    position: z.number().int(),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  })
-  .strict();
-
-const REVIEW_FIELDS =
-  'id productId product { id name } customerId rating title body status createdAt updatedAt';
-
-const review = z
-  .object({
-    id: z.string(),
-    productId: z.string(),
-    product: z.object({ id: z.string(), name: z.string() }).strict(),
-    customerId: z.string().nullable(),
-    rating: z.number().int().min(1).max(5),
-    title: z.string().nullable(),
-    body: z.string().nullable(),
-    status: z.enum(['approved', 'pending', 'rejected']),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  })
-  .strict();
+import { id, pageHeadline, pageInput, sortBy } from './shapes';
 
 export const catalogTools = [
   defineTool({
@@ -69,7 +14,7 @@ export const catalogTools = [
       $minPrice: Int, $maxPrice: Int, $sortBy: ProductSortField, $sortDirection: SortDirection) {
       products(page: $page, limit: $limit, q: $q, status: $status, categoryId: $categoryId, minPrice: $minPrice,
         maxPrice: $maxPrice, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${PRODUCT_FIELDS} } ${PAGINATION_SELECTION}
+        items { ...ProductFields } ${PAGINATION_SELECTION}
       }
     }`,
     input: z
@@ -84,17 +29,15 @@ export const catalogTools = [
       })
       .strict(),
     resultKey: 'products',
-    result: page(product),
-    headline: (result) => pageHeadline('products', result),
+    headline: pageHeadline('products'),
   }),
-  defineTool({
+  defineTool<{ id: string }>({
     name: 'get_product',
     title: 'Get a product',
     description: 'Returns one product of the store by id, with its category.',
-    operation: `query McpGetProduct($id: ID!) { product(id: $id) { ${PRODUCT_FIELDS} } }`,
+    operation: `query McpGetProduct($id: ID!) { product(id: $id) { ...ProductFields } }`,
     input: z.object({ id: id('product') }).strict(),
     resultKey: 'product',
-    result: product,
     headline: (result) => `Product ${result.id}.`,
   }),
   defineTool({
@@ -104,7 +47,7 @@ export const catalogTools = [
     operation: `query McpListCategories($page: Int, $limit: Int, $q: String, $sortBy: CategorySortField,
       $sortDirection: SortDirection) {
       categories(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${CATEGORY_FIELDS} } ${PAGINATION_SELECTION}
+        items { ...CategoryFields } ${PAGINATION_SELECTION}
       }
     }`,
     input: z
@@ -115,8 +58,7 @@ export const catalogTools = [
       })
       .strict(),
     resultKey: 'categories',
-    result: page(category),
-    headline: (result) => pageHeadline('categories', result),
+    headline: pageHeadline('categories'),
   }),
   defineTool({
     name: 'list_reviews',
@@ -128,7 +70,7 @@ export const catalogTools = [
       $status: ReviewStatus, $sortBy: ReviewSortField, $sortDirection: SortDirection) {
       reviews(page: $page, limit: $limit, q: $q, productId: $productId, rating: $rating, status: $status,
         sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${REVIEW_FIELDS} } ${PAGINATION_SELECTION}
+        items { ...ReviewFields } ${PAGINATION_SELECTION}
       }
     }`,
     input: z
@@ -142,7 +84,6 @@ export const catalogTools = [
       })
       .strict(),
     resultKey: 'reviews',
-    result: page(review),
-    headline: (result) => pageHeadline('reviews', result),
+    headline: pageHeadline('reviews'),
   }),
 ];

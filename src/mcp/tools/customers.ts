@@ -1,24 +1,7 @@
 import { z } from 'zod';
 import { PAGINATION_SELECTION } from '../../modules/pagination/schema';
 import { defineTool } from '../tool';
-import { amount, dateTime, id, page, pageHeadline, pageInput, sortBy } from './shapes';
-
-const CUSTOMER_FIELDS =
-  'id email firstName lastName phone acceptsMarketing orderCount totalSpentAmount createdAt';
-
-const customer = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    firstName: z.string().nullable(),
-    lastName: z.string().nullable(),
-    phone: z.string().nullable(),
-    acceptsMarketing: z.boolean(),
-    orderCount: z.number().int(),
-    totalSpentAmount: amount.describe('Total of the orders that are not cancelled, minor units'),
-    createdAt: dateTime,
-  })
-  .strict();
+import { id, pageHeadline, pageInput, sortBy } from './shapes';
 
 export const customerTools = [
   defineTool({
@@ -30,7 +13,7 @@ export const customerTools = [
     operation: `query McpListCustomers($page: Int, $limit: Int, $q: String, $sortBy: CustomerSortField,
       $sortDirection: SortDirection) {
       customers(page: $page, limit: $limit, q: $q, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${CUSTOMER_FIELDS} } ${PAGINATION_SELECTION}
+        items { ...CustomerFields } ${PAGINATION_SELECTION}
       }
     }`,
     input: z
@@ -41,17 +24,15 @@ export const customerTools = [
       })
       .strict(),
     resultKey: 'customers',
-    result: page(customer),
-    headline: (result) => pageHeadline('customers', result),
+    headline: pageHeadline('customers'),
   }),
-  defineTool({
+  defineTool<{ id: string }>({
     name: 'get_customer',
     title: 'Get a customer',
     description: 'Returns one customer of the store by id, with order count and total spent (minor units).',
-    operation: `query McpGetCustomer($id: ID!) { customer(id: $id) { ${CUSTOMER_FIELDS} } }`,
+    operation: `query McpGetCustomer($id: ID!) { customer(id: $id) { ...CustomerFields } }`,
     input: z.object({ id: id('customer') }).strict(),
     resultKey: 'customer',
-    result: customer,
     headline: (result) => `Customer ${result.id}.`,
   }),
 ];

@@ -1,44 +1,9 @@
 import { z } from 'zod';
 import { PAGINATION_SELECTION } from '../../modules/pagination/schema';
 import { defineTool } from '../tool';
-import { amount, dateTime, dateTimeInput, id, page, pageHeadline, pageInput, sortBy } from './shapes';
-
-const ORDER_FIELDS = `id number status email customerId currency subtotalAmount discountAmount totalAmount couponCode note
-  items { productId name sku unitAmount quantity totalAmount } paidAt fulfilledAt cancelledAt createdAt`;
+import { dateTimeInput, id, pageHeadline, pageInput, sortBy } from './shapes';
 
 const orderStatus = z.enum(['pending', 'paid', 'fulfilled', 'cancelled']);
-
-const order = z
-  .object({
-    id: z.string(),
-    number: z.number().int().describe('Sequential per store, from 1001'),
-    status: orderStatus,
-    email: z.string(),
-    customerId: z.string().nullable(),
-    currency: z.string(),
-    subtotalAmount: amount,
-    discountAmount: amount,
-    totalAmount: amount,
-    couponCode: z.string().nullable(),
-    note: z.string().nullable(),
-    items: z.array(
-      z
-        .object({
-          productId: z.string().nullable().describe('Null once the product is deleted'),
-          name: z.string(),
-          sku: z.string().nullable(),
-          unitAmount: amount,
-          quantity: z.number().int(),
-          totalAmount: amount,
-        })
-        .strict(),
-    ),
-    paidAt: dateTime.nullable(),
-    fulfilledAt: dateTime.nullable(),
-    cancelledAt: dateTime.nullable(),
-    createdAt: dateTime,
-  })
-  .strict();
 
 export const orderTools = [
   defineTool({
@@ -52,7 +17,7 @@ export const orderTools = [
       $to: DateTime, $sortBy: OrderSortField, $sortDirection: SortDirection) {
       orders(page: $page, limit: $limit, q: $q, status: $status, from: $from, to: $to, sortBy: $sortBy,
         sortDirection: $sortDirection) {
-        items { ${ORDER_FIELDS} } ${PAGINATION_SELECTION}
+        items { ...OrderFields } ${PAGINATION_SELECTION}
       }
     }`,
     input: z
@@ -66,17 +31,15 @@ export const orderTools = [
       })
       .strict(),
     resultKey: 'orders',
-    result: page(order),
-    headline: (result) => pageHeadline('orders', result),
+    headline: pageHeadline('orders'),
   }),
-  defineTool({
+  defineTool<{ id: string; number: number; status: string }>({
     name: 'get_order',
     title: 'Get an order',
     description: 'Returns one order of the store by id, with its lines, amounts (minor units) and timeline.',
-    operation: `query McpGetOrder($id: ID!) { order(id: $id) { ${ORDER_FIELDS} } }`,
+    operation: `query McpGetOrder($id: ID!) { order(id: $id) { ...OrderFields } }`,
     input: z.object({ id: id('order') }).strict(),
     resultKey: 'order',
-    result: order,
     headline: (result) => `Order ${result.number} (${result.id}), ${result.status}.`,
   }),
 ];

@@ -33,24 +33,16 @@ export const sortBy = <const T extends readonly [string, ...string[]]>(fields: T
     .optional()
     .describe(`Field to sort by: ${fields.join(', ')} (default createdAt)`);
 
-/** Output date-times: `format` rather than zod's long ISO pattern, which would bloat tools/list. */
-export const dateTime = z.string().meta({ format: 'date-time', description: 'ISO 8601, UTC' });
-export const amount = z.number().int().describe('Minor units of the currency (cents)');
-
-export const pagination = z
-  .object({
-    totalResults: z.number().int(),
-    currentPage: z.number().int(),
-    limit: z.number().int(),
-    lastPage: z.number().int(),
-  })
-  .strict();
-
-/** The page selection every list operation asks for, matching `pagination` above. */
-export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), pagination }).strict();
-
-/** "3 of 57 products (page 1 of 3)". */
-export function pageHeadline(noun: string, result: z.output<ReturnType<typeof page>>): string {
-  const { totalResults, currentPage, lastPage } = result.pagination;
-  return `${result.items.length} of ${totalResults} ${noun} (page ${currentPage} of ${lastPage}).`;
+/** What a list tool's headline reads: the page of its root field. */
+interface PageResult {
+  items: unknown[];
+  pagination: { totalResults: number; currentPage: number; lastPage: number };
 }
+
+/** "3 of 57 products (page 1 of 3)." */
+export const pageHeadline =
+  (noun: string) =>
+  (result: PageResult): string => {
+    const { totalResults, currentPage, lastPage } = result.pagination;
+    return `${result.items.length} of ${totalResults} ${noun} (page ${currentPage} of ${lastPage}).`;
+  };

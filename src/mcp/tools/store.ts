@@ -1,97 +1,18 @@
 import { z } from 'zod';
 import { PAGINATION_SELECTION } from '../../modules/pagination/schema';
 import { defineTool } from '../tool';
-import { amount, dateTime, dateTimeInput, page, pageHeadline, pageInput, sortBy } from './shapes';
-
-const store = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    currency: z.string().describe('ISO 4217'),
-    timezone: z.string().describe('IANA time-zone name'),
-    contactEmail: z.string().nullable(),
-    plan: z.enum(['FREE', 'STARTER', 'PRO', 'SCALE']),
-    status: z.enum(['ACTIVE', 'SUSPENDED']),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  })
-  .strict();
-
-const COUPON_FIELDS =
-  'id code type value minSubtotalAmount maxRedemptions redemptionCount startsAt endsAt isActive createdAt updatedAt';
-
-const coupon = z
-  .object({
-    id: z.string(),
-    code: z.string(),
-    type: z.enum(['fixed', 'percent']),
-    value: z.number().int().describe('Percent (1–100), or minor units for fixed coupons'),
-    minSubtotalAmount: amount.nullable(),
-    maxRedemptions: z.number().int().nullable(),
-    redemptionCount: z.number().int(),
-    startsAt: dateTime.nullable(),
-    endsAt: dateTime.nullable(),
-    isActive: z.boolean(),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  })
-  .strict();
+import { dateTimeInput, pageHeadline, pageInput, sortBy } from './shapes';
 
 const staffRole = z.enum(['OWNER', 'ADMIN', 'STAFF']);
 
-const staffMember = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    name: z.string(),
-    role: staffRole,
-    isActive: z.boolean(),
-    lastLoginAt: dateTime.nullable(),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  })
-  .strict();
-
-const summary = z
-  .object({
-    from: dateTime,
-    to: dateTime,
-    currency: z.string(),
-    ordersCount: z.number().int().describe('Orders created in [from, to)'),
-    paidOrdersCount: z.number().int().describe('Of those, paid or fulfilled'),
-    revenueAmount: amount.describe('Total of paid and fulfilled orders, minor units'),
-    averageOrderValueAmount: amount,
-    byStatus: z
-      .object({
-        pending: z.number().int(),
-        paid: z.number().int(),
-        fulfilled: z.number().int(),
-        cancelled: z.number().int(),
-      })
-      .strict(),
-    topProducts: z.array(
-      z
-        .object({
-          productId: z.string().nullable().describe('Null once the product was deleted'),
-          name: z.string(),
-          quantity: z.number().int(),
-          revenueAmount: amount,
-        })
-        .strict(),
-    ),
-  })
-  .strict();
-
 export const storeTools = [
-  defineTool({
+  defineTool<{ id: string }>({
     name: 'get_store_info',
     title: 'Get store information',
     description: 'Returns the store’s name, currency, time zone, contact e-mail, plan and status.',
-    operation:
-      'query McpGetStoreInfo { store: storeSettings { id name currency timezone contactEmail plan status createdAt updatedAt } }',
+    operation: 'query McpGetStoreInfo { store: storeSettings { ...StoreSettingsFields } }',
     input: z.object({}).strict(),
     resultKey: 'store',
-    result: store,
     headline: (result) => `Store ${result.id}.`,
   }),
   defineTool({
@@ -103,7 +24,7 @@ export const storeTools = [
     operation: `query McpListCoupons($page: Int, $limit: Int, $q: String, $isActive: Boolean, $sortBy: CouponSortField,
       $sortDirection: SortDirection) {
       coupons(page: $page, limit: $limit, q: $q, isActive: $isActive, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ${COUPON_FIELDS} } ${PAGINATION_SELECTION}
+        items { ...CouponFields } ${PAGINATION_SELECTION}
       }
     }`,
     input: z
@@ -115,8 +36,7 @@ export const storeTools = [
       })
       .strict(),
     resultKey: 'coupons',
-    result: page(coupon),
-    headline: (result) => pageHeadline('coupons', result),
+    headline: pageHeadline('coupons'),
   }),
   defineTool({
     name: 'list_staff',
@@ -127,7 +47,7 @@ export const storeTools = [
     operation: `query McpListStaff($page: Int, $limit: Int, $q: String, $role: StaffRole, $sortBy: StaffSortField,
       $sortDirection: SortDirection) {
       staff: staffMembers(page: $page, limit: $limit, q: $q, role: $role, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { id email name role isActive lastLoginAt createdAt updatedAt } ${PAGINATION_SELECTION}
+        items { ...StaffMemberFields } ${PAGINATION_SELECTION}
       }
     }`,
     input: z
@@ -139,10 +59,9 @@ export const storeTools = [
       })
       .strict(),
     resultKey: 'staff',
-    result: page(staffMember),
-    headline: (result) => pageHeadline('staff members', result),
+    headline: pageHeadline('staff members'),
   }),
-  defineTool({
+  defineTool<{ ordersCount: number; from: string; to: string; revenueAmount: number; currency: string }>({
     name: 'get_sales_summary',
     title: 'Get a sales summary',
     description:
@@ -163,7 +82,6 @@ export const storeTools = [
       })
       .strict(),
     resultKey: 'summary',
-    result: summary,
     headline: (result) =>
       `${result.ordersCount} orders from ${result.from} to ${result.to}; revenue ${result.revenueAmount} ` +
       `(minor units of ${result.currency}).`,

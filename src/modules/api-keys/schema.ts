@@ -1,6 +1,6 @@
 import type { ApiKey } from '../../../prisma/generated/client/client';
 import { scopeActions, scopeResources, toScopeObjects } from '../../auth/scopes';
-import { builder, requireScope, type Types } from '../../builder';
+import { builder, requireScope, resourceFragment, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { lookup } from '../lookup';
 import { pageArgs, pageType } from '../pagination/schema';
@@ -68,7 +68,10 @@ function apiKeyFields<Shape extends ApiKey>(t: PothosSchemaTypes.ObjectFieldBuil
   };
 }
 
-const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({ fields: (t) => apiKeyFields(t) });
+const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
+  extensions: resourceFragment({ relations: { scopes: true } }),
+  fields: (t) => apiKeyFields(t),
+});
 
 const IssuedApiKeyRef = builder.objectRef<ApiKey & { secret: string }>('IssuedApiKey').implement({
   description: 'A key with its secret: returned once, by create and rotate, and never again',

@@ -1,10 +1,11 @@
-import { builder, requireScope } from '../../builder';
+import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
 import { categoryRows, categorySortFields, createCategory, deleteCategory, updateCategory } from './service';
 
 export const CategoryRef = builder.prismaObject('Category', {
+  extensions: resourceFragment(),
   interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,4 +1,4 @@
-import { builder, requireScope } from '../../builder';
+import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
@@ -10,6 +10,7 @@ export const CouponTypeEnum = builder.enumType('CouponType', {
 });
 
 export const CouponRef = builder.prismaObject('Coupon', {
+  extensions: resourceFragment(),
   interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,4 +1,4 @@
-import { builder, requireScope } from '../../builder';
+import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
@@ -6,6 +6,7 @@ import { createCustomer, customerRows, customerSortFields, updateCustomer } from
 import { loadCustomerStats } from './stats';
 
 export const CustomerRef = builder.prismaObject('Customer', {
+  extensions: resourceFragment(),
   interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,4 +1,4 @@
-import { builder, listSize, requireScope } from '../../builder';
+import { builder, listSize, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
@@ -47,6 +47,11 @@ export const OrderCustomerRef = builder.prismaObject('Customer', {
 });
 
 export const OrderRef = builder.prismaObject('Order', {
+  extensions: resourceFragment({
+    relations: { customer: true, items: true },
+    // REST's order is also the order.* events' payload (DESIGN), which holds data, not UI hints.
+    omit: ['allowedTransitions'],
+  }),
   interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),

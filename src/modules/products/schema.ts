@@ -1,4 +1,4 @@
-import { builder, requireScope } from '../../builder';
+import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
@@ -8,6 +8,7 @@ import { createProduct, deleteProduct, productRows, productSortFields, updatePro
 const ProductStatusEnum = builder.enumType('ProductStatus', { values: productStatuses });
 
 export const ProductRef = builder.prismaObject('Product', {
+  extensions: resourceFragment({ relations: { category: 'id name' } }),
   interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,4 +1,4 @@
-import { builder, requireScope } from '../../builder';
+import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
@@ -20,6 +20,7 @@ export const ReviewProductRef = builder.prismaObject('Product', {
 });
 
 export const ReviewRef = builder.prismaObject('Review', {
+  extensions: resourceFragment({ relations: { product: true } }),
   interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,4 +1,4 @@
-import { builder, requireScope } from '../../builder';
+import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { NodeRef } from '../node-interface';
 import { StaffRoleEnum } from '../sessions/schema';
@@ -7,6 +7,7 @@ import { inviteStaff, removeStaff, staffRows, staffSelect, staffSortFields, upda
 
 /** A staff user of the store as the API shows it: never the password hash. */
 export const StaffMemberRef = builder.prismaObject('StaffUser', {
+  extensions: resourceFragment(),
   interfaces: [NodeRef],
   name: 'StaffMember',
   description: 'A staff user of the store (signs in to the dashboard with e-mail and password)',

@@ -1,5 +1,5 @@
 import { StoreStatus } from '../../../prisma/generated/client/enums';
-import { builder, requireScope } from '../../builder';
+import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { PlanEnum } from '../sessions/schema';
 import { getStoreSettings, type StoreSettings, updateStoreSettings } from './service';
@@ -7,6 +7,7 @@ import { getStoreSettings, type StoreSettings, updateStoreSettings } from './ser
 export const StoreStatusEnum = builder.enumType('StoreStatus', { values: Object.values(StoreStatus) });
 
 const StoreSettingsRef = builder.objectRef<StoreSettings>('StoreSettings').implement({
+  extensions: resourceFragment(),
   description: 'The store’s own settings; plan and status are shown but changed elsewhere',
   fields: (t) => ({
     id: t.exposeID('id'),

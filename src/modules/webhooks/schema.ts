@@ -1,6 +1,6 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
-import { builder, listSize, requireScope, type Types } from '../../builder';
+import { builder, listSize, requireScope, resourceFragment, type Types } from '../../builder';
 import { eventTypes } from '../events/catalog';
 import { idempotencyArg } from '../idempotency-arg';
 import { lookup } from '../lookup';
@@ -63,6 +63,7 @@ function endpointFields<Shape extends WebhookEndpoint>(
 }
 
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+  extensions: resourceFragment({ omit: ['consecutiveFailures'] }),
   interfaces: [NodeRef],
   fields: (t) => endpointFields(t),
 });
@@ -90,6 +91,7 @@ builder.prismaObject('WebhookAttempt', {
 });
 
 const DeliveryRef = builder.prismaObject('WebhookDelivery', {
+  extensions: resourceFragment({ omit: ['payload'] }),
   interfaces: [NodeRef],
   description: 'A delivery log entry (spec 2.4): one event to one endpoint, updated on each attempt',
   fields: (t) => ({
