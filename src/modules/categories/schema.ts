@@ -61,12 +61,14 @@ const DeletedCategoryRef = builder.objectRef<{ id: string; deleted: boolean }>('
 
 builder.mutationFields((t) => ({
   createCategory: t.prismaField({
+    description: 'Create a category (emits category.created)',
     type: 'Category',
     authScopes: requireScope('CATEGORIES', 'WRITE'),
     args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateCategoryInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) => createCategory(ctx, input),
   }),
   updateCategory: t.prismaField({
+    description: 'Update a category (emits category.updated)',
     type: 'Category',
     authScopes: requireScope('CATEGORIES', 'UPDATE'),
     args: {
@@ -77,6 +79,8 @@ builder.mutationFields((t) => ({
     resolve: (_query, _root, { id, input }, ctx) => updateCategory(ctx, String(id), input),
   }),
   deleteCategory: t.field({
+    description:
+      'Delete a category; its products stay, uncategorised, and its children move up to the root (emits category.deleted)',
     type: DeletedCategoryRef,
     authScopes: requireScope('CATEGORIES', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },

@@ -79,12 +79,14 @@ const DeletedCouponRef = builder.objectRef<{ id: string; deleted: boolean }>('De
 
 builder.mutationFields((t) => ({
   createCoupon: t.prismaField({
+    description: 'Create a coupon (the code is stored upper-cased and unique in the store)',
     type: 'Coupon',
     authScopes: requireScope('COUPONS', 'WRITE'),
     args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateCouponInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) => createCoupon(ctx, input),
   }),
   updateCoupon: t.prismaField({
+    description: 'Update a coupon (redemptionCount is read-only)',
     type: 'Coupon',
     authScopes: requireScope('COUPONS', 'UPDATE'),
     args: {
@@ -96,7 +98,7 @@ builder.mutationFields((t) => ({
   }),
   deleteCoupon: t.field({
     type: DeletedCouponRef,
-    description: 'Orders that used the coupon keep their amounts; their couponId becomes null',
+    description: 'Delete a coupon; orders that used it keep their amounts, and their couponId becomes null',
     authScopes: requireScope('COUPONS', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => deleteCoupon(ctx, String(id)),

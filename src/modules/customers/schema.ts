@@ -66,12 +66,14 @@ const UpdateCustomerInput = builder.inputType('UpdateCustomerInput', {
 
 builder.mutationFields((t) => ({
   createCustomer: t.prismaField({
+    description: 'Create a customer; the e-mail is unique in the store (emits customer.created)',
     type: 'Customer',
     authScopes: requireScope('CUSTOMERS', 'WRITE'),
     args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateCustomerInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) => createCustomer(ctx, input),
   }),
   updateCustomer: t.prismaField({
+    description: 'Update a customer (emits customer.updated)',
     type: 'Customer',
     authScopes: requireScope('CUSTOMERS', 'UPDATE'),
     args: {

@@ -89,12 +89,14 @@ const DeletedProductRef = builder.objectRef<{ id: string; deleted: boolean }>('D
 
 builder.mutationFields((t) => ({
   createProduct: t.prismaField({
+    description: 'Create a product (emits product.created)',
     type: 'Product',
     authScopes: requireScope('PRODUCTS', 'WRITE'),
     args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateProductInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) => createProduct(ctx, input),
   }),
   updateProduct: t.prismaField({
+    description: 'Update a product (emits product.updated)',
     type: 'Product',
     authScopes: requireScope('PRODUCTS', 'UPDATE'),
     args: {
@@ -105,6 +107,7 @@ builder.mutationFields((t) => ({
     resolve: (_query, _root, { id, input }, ctx) => updateProduct(ctx, String(id), input),
   }),
   deleteProduct: t.field({
+    description: 'Delete a product; order items keep their copy (emits product.deleted)',
     type: DeletedProductRef,
     authScopes: requireScope('PRODUCTS', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },

@@ -67,6 +67,7 @@ const DeletedReviewRef = builder.objectRef<{ id: string; deleted: boolean }>('De
 
 builder.mutationFields((t) => ({
   moderateReview: t.prismaField({
+    description: 'Moderate a review: set its status (pending, approved or rejected) and nothing else',
     type: 'Review',
     authScopes: requireScope('REVIEWS', 'UPDATE'),
     args: {
@@ -77,6 +78,7 @@ builder.mutationFields((t) => ({
     resolve: (query, _root, { id, input }, ctx) => moderateReview(ctx, String(id), input, query),
   }),
   deleteReview: t.field({
+    description: 'Delete a review',
     type: DeletedReviewRef,
     authScopes: requireScope('REVIEWS', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },

@@ -74,12 +74,14 @@ const RemovedStaffRef = builder.objectRef<{ id: string; deleted: boolean }>('Rem
 builder.mutationFields((t) => ({
   inviteStaff: t.field({
     type: StaffMemberRef,
-    description: 'Adds a staff member to the store',
+    description: 'Invite a staff member (without a password they cannot sign in until one is set)',
     authScopes: requireScope('STAFF', 'WRITE'),
     args: { ...idempotencyArg(t.arg), input: t.arg({ type: InviteStaffInput, required: true }) },
     resolve: (_root, { input }, ctx) => inviteStaff(ctx, input),
   }),
   updateStaff: t.field({
+    description:
+      'Update a staff member (name, role, isActive, password); the last active owner stays an owner',
     type: StaffMemberRef,
     authScopes: requireScope('STAFF', 'UPDATE'),
     args: {

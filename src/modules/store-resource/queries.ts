@@ -56,13 +56,15 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
   registerNode(spec.name, { scope: scope.scope, load: (ctx, id, query) => rows.get(ctx, id, query) });
   builder.queryFields((fieldBuilder) => {
     const t = fieldBuilder as unknown as ReadFieldBuilder;
+    // Filters before the sort, as REST's and OpenAPI's parameters list them.
+    const { page: pageArg, limit, ...sort } = pageArgs(fieldBuilder.arg, sortBy);
     return {
       [spec.fields.list]: t.field({
         type: page,
         description: spec.descriptions.list,
         authScopes: scope,
         extensions,
-        args: { ...pageArgs(fieldBuilder.arg, sortBy), ...spec.filters(fieldBuilder.arg) },
+        args: { page: pageArg, limit, ...spec.filters(fieldBuilder.arg), ...sort },
         resolve: (_root: unknown, args: PageArgs<Sort> & Filter, ctx: Context, info: GraphQLResolveInfo) =>
           rows.page(ctx, args, queryFromInfo({ context: ctx, info, path: ['items'] })),
       }),
