@@ -1,4 +1,5 @@
-import { type GraphQLField, getNamedType, isEnumType, isObjectType } from 'graphql';
+import { getNamedType, isEnumType, isObjectType } from 'graphql';
+import { capitalize, passThrough, type RootField, rootField } from '../src/graphql/root-field-operation';
 import { PAGINATION_SELECTION } from '../src/modules/pagination/schema';
 import { schema } from '../src/schema';
 import { type RestRoute, route } from './route';
@@ -10,33 +11,8 @@ import { type RestRoute, route } from './route';
  * REST, and its OpenAPI document, with no edit here.
  */
 
-type Field = GraphQLField<unknown, unknown>;
-
-const capitalize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
-
-function rootField(kind: 'query' | 'mutation', name: string): Field {
-  const type = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
-  const field = type?.getFields()[name];
-  if (!field) throw new Error(`REST: the schema has no ${kind} field ${name}`);
-  return field;
-}
-
-/**
- * `($a: T, …)` and `(a: $a, …)`: the field's arguments passed through as variables of the same
- * name (`rename` for a path parameter named otherwise). idempotencyKey travels as REST's header.
- */
-function passThrough(field: Field, rename: Record<string, string> = {}) {
-  const args = field.args.filter((arg) => arg.name !== 'idempotencyKey');
-  if (args.length === 0) return { variables: '', args: '' };
-  const variable = (name: string) => `$${rename[name] ?? name}`;
-  return {
-    variables: `(${args.map((arg) => `${variable(arg.name)}: ${arg.type}`).join(', ')})`,
-    args: `(${args.map((arg) => `${arg.name}: ${variable(arg.name)}`).join(', ')})`,
-  };
-}
-
 /** "List coupons (filter with q, isActive; sortBy createdAt, code or redemptionCount)". */
-function listSummary(field: Field): string {
+function listSummary(field: RootField): string {
   const filters = field.args.filter(
     (arg) => !['page', 'limit', 'sortBy', 'sortDirection'].includes(arg.name),
   );
@@ -49,7 +25,7 @@ function listSummary(field: Field): string {
 
 /** GET <path>: a page of the list field's items; every argument of the field is a query parameter. */
 export function listRoute(spec: { tag: string; path: string; field: string; name?: string }): RestRoute {
-  const field = rootField('query', spec.field);
+  const field = rootField(schema, 'query', spec.field);
   const page = getNamedType(field.type);
   if (!isObjectType(page)) throw new Error(`REST: ${spec.field} is not a page`);
   const item = getNamedType(page.getFields().items!.type).name;
@@ -68,7 +44,7 @@ export function listRoute(spec: { tag: string; path: string; field: string; name
 
 /** GET <path>/{id}: one item by the lookup field's `id`. */
 export function itemRoute(spec: { tag: string; path: string; field: string; noun: string }): RestRoute {
-  const field = rootField('query', spec.field);
+  const field = rootField(schema, 'query', spec.field);
   const param = /\{(\w+)\}/.exec(spec.path)![1]!;
   const { variables, args } = passThrough(field, { id: param });
   return route({
@@ -92,7 +68,7 @@ export function writeRoute(spec: {
   field: string;
   status?: number;
 }): RestRoute {
-  const field = rootField('mutation', spec.field);
+  const field = rootField(schema, 'mutation', spec.field);
   const param = /\{(\w+)\}/.exec(spec.path)?.[1];
   const { variables, args } = passThrough(field, param ? { id: param } : {});
   const answer = getNamedType(field.type).name;

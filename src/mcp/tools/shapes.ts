@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../modules/pagination/page';
 
-/** Inputs and outputs the tools share. Bounds match DESIGN "Pagination"; the schema checks again. */
-
-export const id = (what: string) => z.string().min(1).max(100).describe(`The ${what} id`);
+/** What the tools share: date-time arguments (checked before any query runs) and list headlines. */
 
 /** A date (midnight UTC) or a date-time with Z or an offset; the schema's DateTime parses it. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
@@ -14,24 +11,6 @@ export const dateTimeInput = (description: string) =>
     .regex(ISO_DATE_TIME, 'must be an ISO 8601 date or date-time, e.g. 2026-01-31 or 2026-01-31T09:00:00Z')
     .refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date')
     .describe(`${description}; ISO 8601 date or date-time, e.g. 2026-01-31 or 2026-01-31T09:00:00Z`);
-
-export const pageInput = {
-  page: z.number().int().min(1).optional().describe('Page to fetch, from 1 (default 1)'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
-    .optional()
-    .describe(`Items per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`),
-  sortDirection: z.enum(['asc', 'desc']).optional().describe('asc or desc (default desc)'),
-};
-
-export const sortBy = <const T extends readonly [string, ...string[]]>(fields: T) =>
-  z
-    .enum(fields)
-    .optional()
-    .describe(`Field to sort by: ${fields.join(', ')} (default createdAt)`);
 
 /** What a list tool's headline reads: the page of its root field. */
 interface PageResult {

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { PAGINATION_SELECTION } from '../../modules/pagination/schema';
+import { listTool } from '../resource-tools';
 import { defineTool } from '../tool';
-import { dateTimeInput, pageHeadline, pageInput, sortBy } from './shapes';
-
-const staffRole = z.enum(['OWNER', 'ADMIN', 'STAFF']);
+import { dateTimeInput } from './shapes';
 
 export const storeTools = [
   defineTool<{ id: string }>({
@@ -15,51 +13,24 @@ export const storeTools = [
     resultKey: 'store',
     headline: (result) => `Store ${result.id}.`,
   }),
-  defineTool({
+  listTool({
     name: 'list_coupons',
     title: 'List coupons',
     description:
       'Lists the store’s discount coupons a page at a time, with type, value, limits and redemptions. ' +
       'Filter with q (code) and isActive.',
-    operation: `query McpListCoupons($page: Int, $limit: Int, $q: String, $isActive: Boolean, $sortBy: CouponSortField,
-      $sortDirection: SortDirection) {
-      coupons(page: $page, limit: $limit, q: $q, isActive: $isActive, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ...CouponFields } ${PAGINATION_SELECTION}
-      }
-    }`,
-    input: z
-      .object({
-        ...pageInput,
-        q: z.string().max(200).optional().describe('Matches the code'),
-        isActive: z.boolean().optional(),
-        sortBy: sortBy(['createdAt', 'code', 'redemptionCount']),
-      })
-      .strict(),
-    resultKey: 'coupons',
-    headline: pageHeadline('coupons'),
+    field: 'coupons',
+    noun: 'coupons',
   }),
-  defineTool({
+  listTool({
     name: 'list_staff',
     title: 'List staff members',
     description:
       'Lists the store’s staff users a page at a time, with role and last sign-in. Filter with q (name or ' +
       'e-mail) and role.',
-    operation: `query McpListStaff($page: Int, $limit: Int, $q: String, $role: StaffRole, $sortBy: StaffSortField,
-      $sortDirection: SortDirection) {
-      staff: staffMembers(page: $page, limit: $limit, q: $q, role: $role, sortBy: $sortBy, sortDirection: $sortDirection) {
-        items { ...StaffMemberFields } ${PAGINATION_SELECTION}
-      }
-    }`,
-    input: z
-      .object({
-        ...pageInput,
-        q: z.string().max(200).optional().describe('Matches name or e-mail'),
-        role: staffRole.optional(),
-        sortBy: sortBy(['createdAt', 'email', 'name']),
-      })
-      .strict(),
+    field: 'staffMembers',
+    noun: 'staff members',
     resultKey: 'staff',
-    headline: pageHeadline('staff members'),
   }),
   defineTool<{ ordersCount: number; from: string; to: string; revenueAmount: number; currency: string }>({
     name: 'get_sales_summary',

@@ -1,0 +1,35 @@
+import type { GraphQLField, GraphQLSchema } from 'graphql';
+
+/**
+ * For fixed operations written from the schema (REST's resource routes, MCP's resource tools): a
+ * root field, and its arguments passed through as variables, so an argument added to the field
+ * reaches every door with no other edit.
+ */
+
+export type RootField = GraphQLField<unknown, unknown>;
+
+export function rootField(schema: GraphQLSchema, kind: 'query' | 'mutation', name: string): RootField {
+  const type = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
+  const field = type?.getFields()[name];
+  if (!field) throw new Error(`the schema has no ${kind} field ${name}`);
+  return field;
+}
+
+/** The arguments a door passes through: all but idempotencyKey, which travels as REST's header. */
+export const passedArgs = (field: RootField) => field.args.filter((arg) => arg.name !== 'idempotencyKey');
+
+/**
+ * `($a: T, …)` and `(a: $a, …)`: the field's arguments as variables of the same name (`rename` for a
+ * REST path parameter named otherwise), or two empty strings for a field without arguments.
+ */
+export function passThrough(field: RootField, rename: Record<string, string> = {}) {
+  const args = passedArgs(field);
+  if (args.length === 0) return { variables: '', args: '' };
+  const variable = (name: string) => `$${rename[name] ?? name}`;
+  return {
+    variables: `(${args.map((arg) => `${variable(arg.name)}: ${arg.type}`).join(', ')})`,
+    args: `(${args.map((arg) => `${arg.name}: ${variable(arg.name)}`).join(', ')})`,
+  };
+}
+
+export const capitalize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
