@@ -1,7 +1,9 @@
 import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
+import { categoryUpdateInput, newCategoryInput } from './input';
 import { categoryRows, categorySortFields, createCategory, deleteCategory, updateCategory } from './service';
 
 export const CategoryRef = builder.prismaObject('Category', {
@@ -35,25 +37,8 @@ storeQueries({
   rows: categoryRows,
 });
 
-const CreateCategoryInput = builder.inputType('CreateCategoryInput', {
-  fields: (t) => ({
-    name: t.string({ required: true }),
-    slug: t.string({ description: 'Derived from the name when absent; unique in the store' }),
-    description: t.string(),
-    parentId: t.string({ description: 'Another category of the store' }),
-    position: t.int(),
-  }),
-});
-
-const UpdateCategoryInput = builder.inputType('UpdateCategoryInput', {
-  fields: (t) => ({
-    name: t.string(),
-    slug: t.string(),
-    description: t.string(),
-    parentId: t.string(),
-    position: t.int(),
-  }),
-});
+const CreateCategoryInput = inputTypeOf('CreateCategoryInput', newCategoryInput);
+const UpdateCategoryInput = inputTypeOf('UpdateCategoryInput', categoryUpdateInput);
 
 const DeletedCategoryRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedCategory').implement({
   fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),

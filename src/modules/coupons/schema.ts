@@ -1,7 +1,9 @@
 import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
+import { couponUpdateInput, newCouponInput } from './input';
 import { couponRows, couponSortFields, createCoupon, deleteCoupon, updateCoupon } from './service';
 
 export const CouponTypeEnum = builder.enumType('CouponType', {
@@ -43,35 +45,10 @@ storeQueries({
   rows: couponRows,
 });
 
-const readOnlyNote = 'Read-only: sending it is refused (400 VALIDATION_ERROR)';
-
-const CreateCouponInput = builder.inputType('CreateCouponInput', {
-  fields: (t) => ({
-    code: t.string({ required: true, description: "3–40 of A–Z, 0–9, '-', '_'; stored upper-cased" }),
-    type: t.field({ type: CouponTypeEnum, required: true }),
-    value: t.int({ required: true, description: 'Percent 1–100, or at least 1 minor unit for fixed' }),
-    minSubtotalAmount: t.int({ description: 'Minor units' }),
-    maxRedemptions: t.int({ description: 'At least 1; null for no limit' }),
-    startsAt: t.field({ type: 'DateTime' }),
-    endsAt: t.field({ type: 'DateTime', description: 'After startsAt' }),
-    isActive: t.boolean(),
-    redemptionCount: t.int({ description: readOnlyNote }),
-  }),
-});
-
-const UpdateCouponInput = builder.inputType('UpdateCouponInput', {
-  fields: (t) => ({
-    code: t.string(),
-    type: t.field({ type: CouponTypeEnum }),
-    value: t.int(),
-    minSubtotalAmount: t.int(),
-    maxRedemptions: t.int({ description: 'Not below redemptionCount' }),
-    startsAt: t.field({ type: 'DateTime' }),
-    endsAt: t.field({ type: 'DateTime' }),
-    isActive: t.boolean(),
-    redemptionCount: t.int({ description: readOnlyNote }),
-  }),
-});
+/** redemptionCount is declared only to be refused with a clear message (src/modules/coupons/input.ts). */
+const couponInputTypes = { type: CouponTypeEnum, redemptionCount: 'Int' };
+const CreateCouponInput = inputTypeOf('CreateCouponInput', newCouponInput, { types: couponInputTypes });
+const UpdateCouponInput = inputTypeOf('UpdateCouponInput', couponUpdateInput, { types: couponInputTypes });
 
 const DeletedCouponRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedCoupon').implement({
   fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),

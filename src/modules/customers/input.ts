@@ -12,17 +12,18 @@ const namePart = z
 const PHONE_PATTERN = /^\+?[0-9](?:[0-9 ().-]*[0-9])?$/;
 
 const fields = {
-  email: emailInput,
-  firstName: namePart.nullish(),
-  lastName: namePart.nullish(),
+  email: emailInput.describe('Stored trimmed and lower-cased; unique in the store'),
+  firstName: namePart.describe('null clears it').nullish(),
+  lastName: namePart.describe('null clears it').nullish(),
   phone: z
     .string()
     .trim()
     .min(3, 'at least 3 characters')
     .max(32, 'at most 32 characters')
     .regex(PHONE_PATTERN, "digits, spaces and '+ ( ) . -' only")
+    .describe("Digits, spaces and '+ ( ) . -', 3 to 32 characters; null clears it")
     .nullish(),
-  acceptsMarketing: z.boolean('must be true or false').optional(),
+  acceptsMarketing: z.boolean('must be true or false').describe('Default false').optional(),
 };
 
 export const newCustomerInput = z.object(fields).strict();

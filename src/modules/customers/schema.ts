@@ -1,7 +1,9 @@
 import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
+import { customerUpdateInput, newCustomerInput } from './input';
 import { createCustomer, customerRows, customerSortFields, updateCustomer } from './service';
 import { loadCustomerStats } from './stats';
 
@@ -44,25 +46,8 @@ storeQueries({
   rows: customerRows,
 });
 
-const CreateCustomerInput = builder.inputType('CreateCustomerInput', {
-  fields: (t) => ({
-    email: t.string({ required: true, description: 'Stored trimmed and lower-cased; unique in the store' }),
-    firstName: t.string(),
-    lastName: t.string(),
-    phone: t.string({ description: "Digits, spaces and '+ ( ) . -', 3 to 32 characters" }),
-    acceptsMarketing: t.boolean({ description: 'Default false' }),
-  }),
-});
-
-const UpdateCustomerInput = builder.inputType('UpdateCustomerInput', {
-  fields: (t) => ({
-    email: t.string({ description: 'Stored trimmed and lower-cased; unique in the store' }),
-    firstName: t.string({ description: 'null clears it' }),
-    lastName: t.string({ description: 'null clears it' }),
-    phone: t.string({ description: 'null clears it' }),
-    acceptsMarketing: t.boolean(),
-  }),
-});
+const CreateCustomerInput = inputTypeOf('CreateCustomerInput', newCustomerInput);
+const UpdateCustomerInput = inputTypeOf('UpdateCustomerInput', customerUpdateInput);
 
 builder.mutationFields((t) => ({
   createCustomer: t.prismaField({

@@ -7,14 +7,15 @@ export const orderStatuses = Object.values(OrderStatus) as [OrderStatus, ...Orde
 export const MAX_ORDER_LINES = 100;
 const MAX_LINE_QUANTITY = 1000;
 
-const line = z
+export const orderLineInput = z
   .object({
-    productId: z.string().trim().min(1, 'is required'),
+    productId: z.string().trim().min(1, 'is required').describe('An active product of the store'),
     quantity: z
       .number()
       .int('must be an integer')
       .min(1, 'must be at least 1')
-      .max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
+      .max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`)
+      .describe(`1 to ${MAX_LINE_QUANTITY}`),
   })
   .strict();
 
@@ -24,14 +25,21 @@ const line = z
  */
 export const placeOrderInput = z
   .object({
-    customerId: z.string().trim().min(1, 'must not be empty').nullish(),
-    email: emailInput.nullish(),
+    customerId: z.string().trim().min(1, 'must not be empty').describe('A customer of the store').nullish(),
+    email: emailInput.describe("Required without customerId; defaults to the customer's").nullish(),
     items: z
-      .array(line)
+      .array(orderLineInput)
       .min(1, 'must hold at least one line')
-      .max(MAX_ORDER_LINES, `at most ${MAX_ORDER_LINES} lines`),
-    couponCode: z.string().trim().min(1, 'must not be empty').max(40, 'at most 40 characters').nullish(),
-    note: z.string().max(1000, 'at most 1000 characters').nullish(),
+      .max(MAX_ORDER_LINES, `at most ${MAX_ORDER_LINES} lines`)
+      .describe(`1 to ${MAX_ORDER_LINES} lines, each product once`),
+    couponCode: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(40, 'at most 40 characters')
+      .describe('A coupon of the store, any case')
+      .nullish(),
+    note: z.string().max(1000, 'at most 1000 characters').describe('At most 1000 characters').nullish(),
   })
   .strict()
   .superRefine((value, ctx) => {

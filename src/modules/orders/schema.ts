@@ -1,8 +1,9 @@
 import { builder, listSize, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
-import { MAX_ORDER_LINES, orderStatuses } from './input';
+import { MAX_ORDER_LINES, orderLineInput, orderStatuses, placeOrderInput } from './input';
 import { placeOrder } from './place';
 import { orderItemOrder, orderRows, orderSortFields } from './service';
 import { cancelOrder, fulfillOrder, orderTransitionNames, payOrder, transitionsFrom } from './transitions';
@@ -112,25 +113,11 @@ storeQueries({
   rows: orderRows,
 });
 
-const PlaceOrderItemInput = builder.inputType('PlaceOrderItemInput', {
-  fields: (t) => ({
-    productId: t.id({ required: true, description: 'An active product of the store' }),
-    quantity: t.int({ required: true, description: '1 to 1000' }),
-  }),
+const PlaceOrderItemInput = inputTypeOf('PlaceOrderItemInput', orderLineInput, {
+  types: { productId: 'ID' },
 });
-
-const PlaceOrderInput = builder.inputType('PlaceOrderInput', {
-  fields: (t) => ({
-    customerId: t.id({ description: 'A customer of the store' }),
-    email: t.string({ description: "Required without customerId; defaults to the customer's" }),
-    items: t.field({
-      type: [PlaceOrderItemInput],
-      required: true,
-      description: '1 to 100 lines, each product once',
-    }),
-    couponCode: t.string({ description: 'A coupon of the store, any case' }),
-    note: t.string({ description: 'At most 1000 characters' }),
-  }),
+const PlaceOrderInput = inputTypeOf('PlaceOrderInput', placeOrderInput, {
+  types: { customerId: 'ID', items: [PlaceOrderItemInput] },
 });
 
 const CancelOrderInput = builder.inputType('CancelOrderInput', {

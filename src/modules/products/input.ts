@@ -14,15 +14,37 @@ const amount = z
 
 const fields = {
   name: z.string().trim().min(1, 'is required').max(200, 'at most 200 characters'),
-  slug: z.string().regex(SLUG_PATTERN, 'lowercase letters, digits and single dashes').max(100).optional(),
+  slug: z
+    .string()
+    .regex(SLUG_PATTERN, 'lowercase letters, digits and single dashes')
+    .max(100)
+    .describe('Unique in the store; derived from the name when a product is created without one')
+    .optional(),
   description: z.string().max(5000, 'at most 5000 characters').nullish(),
-  sku: z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters').nullish(),
-  priceAmount: amount,
-  compareAtAmount: amount.nullish(),
-  currency: z.string().refine(isCurrencyCode, 'must be a 3-letter uppercase ISO 4217 code').optional(),
-  stock: amount.optional(),
-  status: z.enum(productStatuses, { message: `must be one of ${productStatuses.join(', ')}` }).optional(),
-  categoryId: z.string().min(1, 'must not be empty').nullish(),
+  sku: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'at most 100 characters')
+    .describe('Unique in the store')
+    .nullish(),
+  priceAmount: amount.describe('Minor units, at least 0'),
+  compareAtAmount: amount.describe('Minor units, at least priceAmount').nullish(),
+  currency: z
+    .string()
+    .refine(isCurrencyCode, 'must be a 3-letter uppercase ISO 4217 code')
+    .describe("3 uppercase letters (ISO 4217); the store's currency when a product is created without one")
+    .optional(),
+  stock: amount.describe('At least 0 (default 0)').optional(),
+  status: z
+    .enum(productStatuses, { message: `must be one of ${productStatuses.join(', ')}` })
+    .describe('Default active')
+    .optional(),
+  categoryId: z
+    .string()
+    .min(1, 'must not be empty')
+    .describe('A category of the store; null removes it')
+    .nullish(),
 };
 
 const compareAtMessage = 'must be at least priceAmount';

@@ -1,8 +1,9 @@
 import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
-import { productStatuses } from './input';
+import { newProductInput, productStatuses, productUpdateInput } from './input';
 import { createProduct, deleteProduct, productRows, productSortFields, updateProduct } from './service';
 
 const ProductStatusEnum = builder.enumType('ProductStatus', { values: productStatuses });
@@ -53,34 +54,10 @@ storeQueries({
   rows: productRows,
 });
 
-const CreateProductInput = builder.inputType('CreateProductInput', {
-  fields: (t) => ({
-    name: t.string({ required: true }),
-    slug: t.string({ description: 'Derived from the name when absent; unique in the store' }),
-    description: t.string(),
-    sku: t.string({ description: 'Unique in the store' }),
-    priceAmount: t.int({ required: true, description: 'Minor units, at least 0' }),
-    compareAtAmount: t.int({ description: 'Minor units, at least priceAmount' }),
-    currency: t.string({ description: "3 uppercase letters; the store's currency when absent" }),
-    stock: t.int({ description: 'At least 0 (default 0)' }),
-    status: t.field({ type: ProductStatusEnum, description: 'Default active' }),
-    categoryId: t.id({ description: 'A category of the store' }),
-  }),
-});
-
-const UpdateProductInput = builder.inputType('UpdateProductInput', {
-  fields: (t) => ({
-    name: t.string(),
-    slug: t.string(),
-    description: t.string(),
-    sku: t.string(),
-    priceAmount: t.int(),
-    compareAtAmount: t.int(),
-    currency: t.string(),
-    stock: t.int(),
-    status: t.field({ type: ProductStatusEnum }),
-    categoryId: t.id({ description: 'A category of the store; null removes it' }),
-  }),
+const productInputTypes = { status: ProductStatusEnum, categoryId: 'ID' };
+const CreateProductInput = inputTypeOf('CreateProductInput', newProductInput, { types: productInputTypes });
+const UpdateProductInput = inputTypeOf('UpdateProductInput', productUpdateInput, {
+  types: productInputTypes,
 });
 
 const DeletedProductRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedProduct').implement({
