@@ -26,16 +26,20 @@ export const newApiKeyInput = (now: Date) =>
     keyName: z.string().trim().min(1, 'is required').max(100, 'at most 100 characters'),
     environment: z.enum(environments),
     scopes: z.array(scopeObjectInput).min(1, 'must grant at least one scope'),
-    ipAllowlist: ipAllowlistInput.nullish(),
+    ipAllowlist: ipAllowlistInput
+      .describe('IPv4/IPv6 addresses and CIDR ranges; empty or absent: any address')
+      .nullish(),
     expiresAt: z
       .date()
       .refine((date) => date.getTime() > now.getTime(), 'must be in the future')
+      .describe('Must be in the future')
       .nullish(),
     usageLimit: z
       .number()
       .int('must be an integer')
       .positive('must be a positive integer')
       .max(MAX_INT4, `must be at most ${MAX_INT4}`)
+      .describe('Total requests the key may make')
       .nullish(),
   });
 
@@ -46,7 +50,9 @@ export const apiKeyUpdateInput = (now: Date) =>
   newApiKeyInput(now)
     .omit({ environment: true })
     .partial()
-    .extend({ isActive: z.boolean().optional() })
+    .extend({
+      isActive: z.boolean().describe('false deactivates (API_KEY_INACTIVE), true reactivates').optional(),
+    })
     .strict();
 
 export const MAX_GRACE_SECONDS = 604_800;
@@ -60,6 +66,7 @@ export const graceInput = (defaultSeconds: number) =>
         .int('must be an integer')
         .min(0, 'must be at least 0')
         .max(MAX_GRACE_SECONDS, `must be at most ${MAX_GRACE_SECONDS} (7 days)`)
+        .describe(`0 to ${MAX_GRACE_SECONDS}; rotate defaults to 86400, revoke to 0`)
         .nullish()
         .transform((value) => value ?? defaultSeconds),
     })

@@ -2,9 +2,10 @@ import type { ApiKey } from '../../../prisma/generated/client/client';
 import { scopeActions, scopeResources, toScopeObjects } from '../../auth/scopes';
 import { builder, requireScope, resourceFragment, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { lookup } from '../lookup';
 import { pageArgs, pageType } from '../pagination/schema';
-import { environments } from './input';
+import { apiKeyUpdateInput, environments, graceInput, newApiKeyInput, scopeObjectInput } from './input';
 import {
   apiKeySortFields,
   createApiKey,
@@ -39,11 +40,8 @@ const ScopeObjectRef = builder.objectRef<{ resource: string; actions: string[] }
   }),
 });
 
-const ScopeInput = builder.inputType('ScopeInput', {
-  fields: (t) => ({
-    resource: t.field({ type: ScopeResourceEnum, required: true }),
-    actions: t.field({ type: [ScopeActionEnum], required: true }),
-  }),
+const ScopeInput = inputTypeOf('ScopeInput', scopeObjectInput, {
+  types: { resource: ScopeResourceEnum, actions: [ScopeActionEnum] },
 });
 
 /** The key as every response shows it: never the secret, only its last four characters. */
@@ -120,37 +118,16 @@ const StatsRef = builder.objectRef<Stats>('ApiKeyStats').implement({
   }),
 });
 
-const CreateInput = builder.inputType('CreateApiKeyInput', {
-  fields: (t) => ({
-    keyName: t.string({ required: true }),
-    environment: t.field({ type: EnvironmentEnum, required: true }),
-    scopes: t.field({ type: [ScopeInput], required: true }),
-    ipAllowlist: t.stringList({
-      description: 'IPv4/IPv6 addresses and CIDR ranges; empty or absent: any address',
-    }),
-    expiresAt: t.field({ type: 'DateTime', description: 'Must be in the future' }),
-    usageLimit: t.int({ description: 'Total requests the key may make' }),
-  }),
+// The shapes do not depend on the moment the rules are checked at (`now`, the grace default).
+const CreateInput = inputTypeOf('CreateApiKeyInput', newApiKeyInput(new Date(0)), {
+  types: { environment: EnvironmentEnum, scopes: [ScopeInput] },
 });
-
-const UpdateInput = builder.inputType('UpdateApiKeyInput', {
+const UpdateInput = inputTypeOf('UpdateApiKeyInput', apiKeyUpdateInput(new Date(0)), {
   description:
     'Every field optional; null clears ipAllowlist, expiresAt and usageLimit. The environment is fixed.',
-  fields: (t) => ({
-    keyName: t.string(),
-    scopes: t.field({ type: [ScopeInput] }),
-    ipAllowlist: t.stringList(),
-    expiresAt: t.field({ type: 'DateTime' }),
-    usageLimit: t.int(),
-    isActive: t.boolean({ description: 'false deactivates (API_KEY_INACTIVE), true reactivates' }),
-  }),
+  types: { scopes: [ScopeInput] },
 });
-
-const GraceInput = builder.inputType('GracePeriodInput', {
-  fields: (t) => ({
-    gracePeriodSeconds: t.int({ description: '0 to 604800; rotate defaults to 86400, revoke to 0' }),
-  }),
-});
+const GraceInput = inputTypeOf('GracePeriodInput', graceInput(0));
 
 const DeletedRef = builder.objectRef<{ keyId: string; deleted: boolean }>('DeletedApiKey').implement({
   fields: (t) => ({ keyId: t.exposeID('keyId'), deleted: t.exposeBoolean('deleted') }),

@@ -1,8 +1,9 @@
 import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
-import { reviewStatuses } from './input';
+import { moderateReviewInput, reviewStatuses } from './input';
 import { deleteReview, moderateReview, reviewRows, reviewSortFields } from './service';
 
 export const ReviewStatusEnum = builder.enumType('ReviewStatus', { values: reviewStatuses });
@@ -56,9 +57,9 @@ storeQueries({
   rows: reviewRows,
 });
 
-const ModerateReviewInput = builder.inputType('ModerateReviewInput', {
+const ModerateReviewInput = inputTypeOf('ModerateReviewInput', moderateReviewInput, {
   description: 'Moderation sets the status only; rating, title and body stay as the customer wrote them',
-  fields: (t) => ({ status: t.field({ type: ReviewStatusEnum, required: true }) }),
+  types: { status: ReviewStatusEnum },
 });
 
 const DeletedReviewRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedReview').implement({

@@ -10,14 +10,26 @@ const password = z.string().min(8, 'must be at least 8 characters').max(200, 'at
 
 /** An invitation: without a password the user cannot sign in until one is set. */
 export const inviteStaffInput = z
-  .object({ email: emailInput, name, role, password: password.nullish() })
+  .object({
+    email: emailInput.describe(
+      'Sign-in e-mail, unique in the store (one person may work for several stores)',
+    ),
+    name,
+    role,
+    password: password
+      .describe('At least 8 characters; without one the user cannot sign in until one is set')
+      .nullish(),
+  })
   .strict();
 
 export const staffUpdateInput = z
   .object({
     name: name.optional(),
-    role: role.optional(),
-    isActive: z.boolean('must be true or false').optional(),
-    password: password.optional(),
+    role: role.describe('The last active OWNER cannot be demoted').optional(),
+    isActive: z
+      .boolean('must be true or false')
+      .describe('false deactivates and ends the user’s sessions; the last active OWNER cannot be deactivated')
+      .optional(),
+    password: password.describe('Sets a new password (at least 8 characters)').optional(),
   })
   .strict();

@@ -1,8 +1,10 @@
 import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { NodeRef } from '../node-interface';
 import { StaffRoleEnum } from '../sessions/schema';
 import { storeQueries } from '../store-resource/queries';
+import { inviteStaffInput, staffUpdateInput } from './input';
 import { inviteStaff, removeStaff, staffRows, staffSelect, staffSortFields, updateStaff } from './service';
 
 /** A staff user of the store as the API shows it: never the password hash. */
@@ -41,30 +43,11 @@ storeQueries({
   rows: staffRows,
 });
 
-const InviteStaffInput = builder.inputType('InviteStaffInput', {
-  fields: (t) => ({
-    email: t.string({
-      required: true,
-      description: 'Sign-in e-mail, unique in the store (one person may work for several stores)',
-    }),
-    name: t.string({ required: true }),
-    role: t.field({ type: StaffRoleEnum, required: true }),
-    password: t.string({
-      description: 'At least 8 characters; without one the user cannot sign in until one is set',
-    }),
-  }),
+const InviteStaffInput = inputTypeOf('InviteStaffInput', inviteStaffInput, {
+  types: { role: StaffRoleEnum },
 });
-
-const UpdateStaffInput = builder.inputType('UpdateStaffInput', {
-  fields: (t) => ({
-    name: t.string(),
-    role: t.field({ type: StaffRoleEnum, description: 'The last active OWNER cannot be demoted' }),
-    isActive: t.boolean({
-      description:
-        'false deactivates and ends the user’s sessions; the last active OWNER cannot be deactivated',
-    }),
-    password: t.string({ description: 'Sets a new password (at least 8 characters)' }),
-  }),
+const UpdateStaffInput = inputTypeOf('UpdateStaffInput', staffUpdateInput, {
+  types: { role: StaffRoleEnum },
 });
 
 const RemovedStaffRef = builder.objectRef<{ id: string; deleted: boolean }>('RemovedStaffMember').implement({

@@ -31,6 +31,7 @@ export const storeSettingsUpdateInput = z
       .trim()
       .toUpperCase()
       .refine(isCurrencyCode, 'must be an ISO 4217 currency code')
+      .describe('ISO 4217 code, e.g. EUR')
       .optional(),
     timezone: z
       .string()
@@ -39,9 +40,14 @@ export const storeSettingsUpdateInput = z
       .refine(isTimeZone, 'must be an IANA time-zone name such as Europe/Berlin')
       // Stored in one spelling, so that every consumer (and every other language's tz library) knows it.
       .transform((zone) => canonicalTimeZone(zone) as string)
+      .describe('IANA time-zone name, e.g. Europe/Berlin')
       .optional(),
-    contactEmail: emailInput.nullable().optional(),
-    plan: readOnly('the plan changes through billing'),
-    status: readOnly('a store is suspended or resumed by the operator'),
+    contactEmail: emailInput.describe('null clears it').nullable().optional(),
+    plan: readOnly('the plan changes through billing').describe(
+      'Read-only: always refused with VALIDATION_ERROR; the plan changes through billing',
+    ),
+    status: readOnly('a store is suspended or resumed by the operator').describe(
+      'Read-only: always refused with VALIDATION_ERROR',
+    ),
   })
   .strict();

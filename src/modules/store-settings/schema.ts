@@ -1,7 +1,9 @@
 import { StoreStatus } from '../../../prisma/generated/client/enums';
 import { builder, requireScope, resourceFragment } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { PlanEnum } from '../sessions/schema';
+import { storeSettingsUpdateInput } from './input';
 import { getStoreSettings, type StoreSettings, updateStoreSettings } from './service';
 
 export const StoreStatusEnum = builder.enumType('StoreStatus', { values: Object.values(StoreStatus) });
@@ -26,21 +28,9 @@ const StoreSettingsRef = builder.objectRef<StoreSettings>('StoreSettings').imple
   }),
 });
 
-const UpdateStoreSettingsInput = builder.inputType('UpdateStoreSettingsInput', {
-  fields: (t) => ({
-    name: t.string(),
-    currency: t.string({ description: 'ISO 4217 code, e.g. EUR' }),
-    timezone: t.string({ description: 'IANA time-zone name, e.g. Europe/Berlin' }),
-    contactEmail: t.string({ description: 'null clears it' }),
-    plan: t.field({
-      type: PlanEnum,
-      description: 'Read-only: always refused with VALIDATION_ERROR; the plan changes through billing',
-    }),
-    status: t.field({
-      type: StoreStatusEnum,
-      description: 'Read-only: always refused with VALIDATION_ERROR',
-    }),
-  }),
+/** plan and status are declared only to be refused with a clear message (./input.ts). */
+const UpdateStoreSettingsInput = inputTypeOf('UpdateStoreSettingsInput', storeSettingsUpdateInput, {
+  types: { plan: PlanEnum, status: StoreStatusEnum },
 });
 
 builder.queryField('storeSettings', (t) =>

@@ -41,19 +41,25 @@ const fields = {
     .string()
     .trim()
     .min(1, 'is required')
-    .max(MAX_WEBHOOK_URL_LENGTH, `at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
-  events,
+    .max(MAX_WEBHOOK_URL_LENGTH, `at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
+    .describe('https:// only; internal or private hosts are refused'),
+  events: events.describe('Event types from the catalog, or "*" for all'),
   description: z
     .string()
     .max(MAX_DESCRIPTION_LENGTH, `at most ${MAX_DESCRIPTION_LENGTH} characters`)
+    .describe(`At most ${MAX_DESCRIPTION_LENGTH} characters; null clears it`)
     .nullish(),
-  metadata: metadata.nullish(),
+  metadata: metadata
+    .describe(
+      `String-to-string pairs (at most ${MAX_METADATA_KEYS} keys); an update replaces them, null clears them`,
+    )
+    .nullish(),
 };
 
 export const newEndpointInput = z.object(fields).strict();
 
 /** PATCH: any of the fields, and isActive; null clears description and metadata. */
 export const endpointUpdateInput = z
-  .object({ ...fields, isActive: z.boolean() })
+  .object({ ...fields, isActive: z.boolean().describe('false stops delivery; true resumes it') })
   .partial()
   .strict();

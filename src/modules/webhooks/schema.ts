@@ -3,6 +3,7 @@ import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
 import { builder, listSize, requireScope, resourceFragment, type Types } from '../../builder';
 import { eventTypes } from '../events/catalog';
 import { idempotencyArg } from '../idempotency-arg';
+import { inputTypeOf } from '../input-type';
 import { lookup } from '../lookup';
 import { NodeRef } from '../node-interface';
 import { registerNode } from '../node-registry';
@@ -16,7 +17,7 @@ import {
   replayExhausted,
   testEndpoint,
 } from './deliveries';
-import { MAX_ENDPOINTS_PER_STORE } from './input';
+import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
 import { resendDelivery } from './resend';
 import {
   createEndpoint,
@@ -126,24 +127,8 @@ const DeletedRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedW
   fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
 });
 
-const CreateInput = builder.inputType('CreateWebhookEndpointInput', {
-  fields: (t) => ({
-    url: t.string({ required: true, description: 'https:// only; internal or private hosts are refused' }),
-    events: t.stringList({ required: true, description: 'Event types from the catalog, or "*" for all' }),
-    description: t.string({ description: 'At most 256 characters' }),
-    metadata: t.field({ type: 'JSON', description: 'String-to-string pairs (at most 50 keys)' }),
-  }),
-});
-
-const UpdateInput = builder.inputType('UpdateWebhookEndpointInput', {
-  fields: (t) => ({
-    url: t.string(),
-    events: t.stringList(),
-    description: t.string({ description: 'null clears it' }),
-    metadata: t.field({ type: 'JSON', description: 'Replaces the pairs; null clears them' }),
-    isActive: t.boolean({ description: 'false stops delivery; true resumes it' }),
-  }),
-});
+const CreateInput = inputTypeOf('CreateWebhookEndpointInput', newEndpointInput);
+const UpdateInput = inputTypeOf('UpdateWebhookEndpointInput', endpointUpdateInput);
 
 const idArg = (arg: ArgBuilder<BuilderTypes>) => arg.id({ required: true });
 
