@@ -130,17 +130,24 @@ export function parseCommandArgs(
   return { values, positionals: parsed.positionals, json: json === true, help: false };
 }
 
-/** parseArgs' messages mention "node … --help"; this keeps only what is wrong. */
+/**
+ * parseArgs' messages mention "node … --help"; this keeps only what is wrong. Recognised by node's
+ * error code; the option's name is read from the message, the only place it is given.
+ */
 function parseErrorMessage(error: unknown): string {
   // Not `instanceof Error`: node:util's errors may come from another realm (as under Jest).
-  const raw = (error as { message?: unknown } | null)?.message;
+  const { message: raw, code } = (error ?? {}) as { message?: unknown; code?: unknown };
   const message = typeof raw === 'string' ? raw : String(error);
-  const unknown = message.match(/^Unknown option '([^']+)'/);
-  if (unknown) return `unknown option ${unknown[1]}`;
-  const missing = message.match(/^Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/);
-  if (missing) return `${missing[1]} needs a value`;
-  const positional = message.match(/^Unexpected argument '([^']+)'/);
-  if (positional) return `unexpected argument "${positional[1]}"`;
+  const quoted = /'(?:-\w, )?(--?[\w-]+|[^']+)[^']*'/.exec(message)?.[1];
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${quoted}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/argument missing/.test(message)) return `${quoted} needs a value`;
+      break;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument "${quoted}"`;
+  }
   return message.split('. To specify')[0] ?? message;
 }
 
