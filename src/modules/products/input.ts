@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_INT4 } from '../../validation';
-import { SLUG_PATTERN } from '../slug';
+import { catalogueTextInput } from '../slug';
 import { isCurrencyCode } from '../store-settings/input';
 
 export const productStatuses = ['active', 'draft', 'archived'] as const;
@@ -13,14 +13,7 @@ const amount = z
   .max(MAX_INT4, `must be at most ${MAX_INT4}`);
 
 const fields = {
-  name: z.string().trim().min(1, 'is required').max(200, 'at most 200 characters'),
-  slug: z
-    .string()
-    .regex(SLUG_PATTERN, 'lowercase letters, digits and single dashes')
-    .max(100)
-    .describe('Unique in the store; derived from the name when a product is created without one')
-    .optional(),
-  description: z.string().max(5000, 'at most 5000 characters').nullish(),
+  ...catalogueTextInput('product'),
   sku: z
     .string()
     .trim()
