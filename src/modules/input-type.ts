@@ -1,5 +1,8 @@
+import type { InputObjectRef } from '@pothos/core';
 import type { z } from 'zod';
-import { builder } from '../builder';
+import { builder, type Types } from '../builder';
+
+type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
 
 /**
  * A GraphQL input type written from the zod schema its service parses (src/modules/<domain>/input.ts),
@@ -55,11 +58,12 @@ function graphqlType(typeName: string, key: string, base: z.ZodType): InputField
   }
 }
 
-export function inputTypeOf(
+/** The ref is typed as what the schema accepts, so a resolver hands its service that shape. */
+export function inputTypeOf<S extends z.ZodObject>(
   name: string,
-  schema: z.ZodObject,
+  schema: S,
   options: { description?: string; types?: Record<string, InputFieldType> } = {},
-) {
+): InputObjectRef<BuilderTypes, z.input<S>> {
   return builder.inputType(name, {
     description: options.description,
     fields: (t) =>
@@ -71,5 +75,5 @@ export function inputTypeOf(
           return [key, t.field({ type: type as never, required, description })];
         }),
       ),
-  });
+  }) as unknown as InputObjectRef<BuilderTypes, z.input<S>>;
 }

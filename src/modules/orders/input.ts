@@ -68,4 +68,8 @@ export const cancelReasonInput = z
   .trim()
   .max(500, 'at most 500 characters')
   .transform((reason) => reason || null)
+  .describe('At most 500 characters')
   .nullish();
+
+/** REST's body of a cancel (GraphQL clients may pass `reason` as an argument instead). */
+export const cancelOrderInput = z.object({ reason: cancelReasonInput }).strict();

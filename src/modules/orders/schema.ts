@@ -3,7 +3,7 @@ import { idempotencyArg } from '../idempotency-arg';
 import { inputTypeOf } from '../input-type';
 import { NodeRef } from '../node-interface';
 import { storeQueries } from '../store-resource/queries';
-import { MAX_ORDER_LINES, orderLineInput, orderStatuses, placeOrderInput } from './input';
+import { cancelOrderInput, MAX_ORDER_LINES, orderLineInput, orderStatuses, placeOrderInput } from './input';
 import { placeOrder } from './place';
 import { orderItemOrder, orderRows, orderSortFields } from './service';
 import { cancelOrder, fulfillOrder, orderTransitionNames, payOrder, transitionsFrom } from './transitions';
@@ -120,9 +120,8 @@ const PlaceOrderInput = inputTypeOf('PlaceOrderInput', placeOrderInput, {
   types: { customerId: 'ID', items: [PlaceOrderItemInput] },
 });
 
-const CancelOrderInput = builder.inputType('CancelOrderInput', {
+const CancelOrderInput = inputTypeOf('CancelOrderInput', cancelOrderInput, {
   description: 'The REST body of a cancel; GraphQL clients may pass `reason` as an argument instead',
-  fields: (t) => ({ reason: t.string({ description: 'At most 500 characters' }) }),
 });
 
 builder.mutationFields((t) => ({

@@ -3,7 +3,9 @@ import { roleScopes } from '../../auth/roles';
 import { type ScopeObject, toScopeObjects } from '../../auth/scopes';
 import type { LoginResult, SessionStaff, SessionStore } from '../../auth/sessions';
 import { builder, listSize } from '../../builder';
+import { inputTypeOf } from '../input-type';
 import { planFeatures } from '../stores/plans';
+import { loginInput } from './input';
 import { currentSession, signIn, signOut } from './service';
 
 /*
@@ -83,16 +85,7 @@ const SessionInfoRef = builder.objectRef<SessionInfo>('SessionInfo').implement({
   }),
 });
 
-const LoginInput = builder.inputType('LoginInput', {
-  fields: (t) => ({
-    email: t.string({ required: true }),
-    password: t.string({ required: true }),
-    storeId: t.id({
-      description:
-        'For a person with accounts in several stores: the store to sign in to. Without it the password picks the account, the most recently used first',
-    }),
-  }),
-});
+const LoginInput = inputTypeOf('LoginInput', loginInput, { types: { storeId: 'ID' } });
 
 builder.mutationFields((t) => ({
   login: t.field({

@@ -1,28 +1,9 @@
 import type { SessionPrincipal } from '../../auth/principal';
 import { login, logout } from '../../auth/sessions';
 import type { Context } from '../../context';
-import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
-
-export interface LoginInput {
-  email: string;
-  password: string;
-  storeId?: string | null;
-}
-
-const MAX_EMAIL = 320;
-const MAX_PASSWORD = 1024;
-
-function validateLogin(input: LoginInput): void {
-  const details: ErrorDetail[] = [];
-  const email = input.email.trim();
-  if (!email) details.push({ path: 'input.email', message: 'is required' });
-  else if (email.length > MAX_EMAIL)
-    details.push({ path: 'input.email', message: `is longer than ${MAX_EMAIL} characters` });
-  if (!input.password) details.push({ path: 'input.password', message: 'is required' });
-  else if (input.password.length > MAX_PASSWORD)
-    details.push({ path: 'input.password', message: `is longer than ${MAX_PASSWORD} characters` });
-  if (details.length > 0) throw validationError(details);
-}
+import { AppError, notFound } from '../../errors';
+import { parseInput } from '../../validation';
+import { type LoginInput, loginInput } from './input';
 
 /** logout and session act on the caller's own dashboard session; an API key has none. */
 export function requireSession(ctx: Context): SessionPrincipal {
@@ -38,7 +19,7 @@ export function requireSession(ctx: Context): SessionPrincipal {
  * account's count.
  */
 export async function signIn(ctx: Context, input: LoginInput) {
-  validateLogin(input);
+  parseInput(loginInput, input, 'input'); // the shape only: the checks below use what was sent
   const ip = ctx.clientAddress;
   await ctx.loginThrottle.check(input.email, ip);
   try {
