@@ -1,6 +1,12 @@
-import { getNamedType, isEnumType, isObjectType } from 'graphql';
-import { capitalize, passThrough, type RootField, rootField } from '../src/graphql/root-field-operation';
-import { PAGINATION_SELECTION } from '../src/modules/pagination/schema';
+import { getNamedType, isEnumType } from 'graphql';
+import {
+  capitalize,
+  itemQuery,
+  pageQuery,
+  passThrough,
+  type RootField,
+  rootField,
+} from '../src/graphql/root-field-operation';
 import { schema } from '../src/schema';
 import { type RestRoute, route } from './route';
 
@@ -26,18 +32,12 @@ function listSummary(field: RootField): string {
 /** GET <path>: a page of the list field's items; every argument of the field is a query parameter. */
 export function listRoute(spec: { tag: string; path: string; field: string; name?: string }): RestRoute {
   const field = rootField(schema, 'query', spec.field);
-  const page = getNamedType(field.type);
-  if (!isObjectType(page)) throw new Error(`REST: ${spec.field} is not a page`);
-  const item = getNamedType(page.getFields().items!.type).name;
-  const { variables, args } = passThrough(field);
   return route({
     method: 'GET',
     path: spec.path,
     tag: spec.tag,
     summary: listSummary(field),
-    operation: `query ${spec.name ?? `List${capitalize(spec.field)}`}${variables} {
-      ${spec.field}${args} { items { ...${item}Fields } ${PAGINATION_SELECTION} }
-    }`,
+    operation: pageQuery(spec.name ?? `List${capitalize(spec.field)}`, field),
     result: { kind: 'list', field: spec.field },
   });
 }
@@ -46,13 +46,12 @@ export function listRoute(spec: { tag: string; path: string; field: string; name
 export function itemRoute(spec: { tag: string; path: string; field: string; noun: string }): RestRoute {
   const field = rootField(schema, 'query', spec.field);
   const param = /\{(\w+)\}/.exec(spec.path)![1]!;
-  const { variables, args } = passThrough(field, { id: param });
   return route({
     method: 'GET',
     path: spec.path,
     tag: spec.tag,
     summary: `Get ${spec.noun}`,
-    operation: `query Get${capitalize(spec.field)}${variables} { ${spec.field}${args} { ...${getNamedType(field.type).name}Fields } }`,
+    operation: itemQuery(`Get${capitalize(spec.field)}`, field, { id: param }),
     result: { kind: 'item', field: spec.field },
   });
 }

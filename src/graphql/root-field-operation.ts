@@ -1,4 +1,5 @@
-import type { GraphQLField, GraphQLSchema } from 'graphql';
+import { type GraphQLField, type GraphQLSchema, getNamedType, isObjectType } from 'graphql';
+import { PAGINATION_SELECTION } from '../modules/pagination/schema';
 
 /**
  * For fixed operations written from the schema (REST's resource routes, MCP's resource tools): a
@@ -33,3 +34,24 @@ export function passThrough(field: RootField, rename: Record<string, string> = {
 }
 
 export const capitalize = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * `query <name>(…) { <alias: ><field>(…) { items { ...<Item>Fields } pagination { … } } }`: a page of a
+ * list field with every argument passed through, its items selected by their resource's fragment.
+ */
+export function pageQuery(name: string, field: RootField, alias?: string): string {
+  const page = getNamedType(field.type);
+  if (!isObjectType(page) || !page.getFields().items) throw new Error(`${field.name} is not a page`);
+  const item = getNamedType(page.getFields().items!.type).name;
+  const { variables, args } = passThrough(field);
+  const answer = alias && alias !== field.name ? `${alias}: ` : '';
+  return `query ${name}${variables} {
+    ${answer}${field.name}${args} { items { ...${item}Fields } ${PAGINATION_SELECTION} }
+  }`;
+}
+
+/** `query <name>(…) { <field>(…) { ...<Type>Fields } }`: one resource, every argument passed through. */
+export function itemQuery(name: string, field: RootField, rename: Record<string, string> = {}): string {
+  const { variables, args } = passThrough(field, rename);
+  return `query ${name}${variables} { ${field.name}${args} { ...${getNamedType(field.type).name}Fields } }`;
+}

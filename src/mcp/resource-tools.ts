@@ -1,15 +1,6 @@
-import {
-  type GraphQLInputType,
-  getNamedType,
-  isEnumType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-} from 'graphql';
+import { type GraphQLInputType, isEnumType, isListType, isNonNullType, isScalarType } from 'graphql';
 import { z } from 'zod';
-import { capitalize, passedArgs, passThrough, rootField } from '../graphql/root-field-operation';
-import { PAGINATION_SELECTION } from '../modules/pagination/schema';
+import { capitalize, itemQuery, pageQuery, passedArgs, rootField } from '../graphql/root-field-operation';
 import { schema } from '../schema';
 import { defineTool, type McpTool } from './tool';
 import { dateTimeInput, pageHeadline } from './tools/shapes';
@@ -71,22 +62,13 @@ interface ToolText {
 
 /** A page of the list field's items; the result is under `resultKey` (default: the field's name). */
 export function listTool(spec: ToolText & { field: string; noun: string; resultKey?: string }): McpTool {
-  const field = rootField(schema, 'query', spec.field);
-  const page = getNamedType(field.type);
-  if (!isObjectType(page)) throw new Error(`MCP tool ${spec.name}: ${spec.field} is not a page`);
-  const item = getNamedType(page.getFields().items!.type).name;
-  const resultKey = spec.resultKey ?? spec.field;
-  const { variables, args } = passThrough(field);
-  const alias = resultKey === spec.field ? '' : `${resultKey}: `;
   return defineTool({
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    operation: `query ${operationName(spec.name)}${variables} {
-      ${alias}${spec.field}${args} { items { ...${item}Fields } ${PAGINATION_SELECTION} }
-    }`,
+    operation: pageQuery(operationName(spec.name), rootField(schema, 'query', spec.field), spec.resultKey),
     input: inputOf(spec.field, spec.noun),
-    resultKey,
+    resultKey: spec.resultKey ?? spec.field,
     headline: pageHeadline(spec.noun),
   });
 }
@@ -95,15 +77,11 @@ export function listTool(spec: ToolText & { field: string; noun: string; resultK
 export function itemTool<R extends { id: string }>(
   spec: ToolText & { field: string; noun: string; headline?: (result: R) => string },
 ): McpTool {
-  const field = rootField(schema, 'query', spec.field);
-  const { variables, args } = passThrough(field);
   return defineTool<R>({
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    operation: `query ${operationName(spec.name)}${variables} {
-      ${spec.field}${args} { ...${getNamedType(field.type).name}Fields }
-    }`,
+    operation: itemQuery(operationName(spec.name), rootField(schema, 'query', spec.field)),
     input: inputOf(spec.field, spec.noun),
     resultKey: spec.field,
     headline: spec.headline ?? ((result) => `${capitalize(spec.noun)} ${result.id}.`),
