@@ -10,6 +10,8 @@ import { captureLogs, deleteKeys, ready, testPrefix, unreachableRedis } from '..
 
 const prefix = testPrefix('ratelimit-fallback');
 const t0 = Date.UTC(2026, 2, 1, 12, 0, 0);
+/** The 100 ms Redis timeout plus what a loaded CI machine may add to a timer (it once added 64 ms). */
+const GIVES_UP_WITHIN_MS = 300;
 const newKey = () => `key_${randomBytes(8).toString('hex')}`;
 
 const limiterWarnings = (lines: { msg: string; level: number }[]) =>
@@ -39,7 +41,7 @@ describe('rate limiter when Redis is unreachable', () => {
 
     const results = [];
     for (let i = 0; i < 8; i++) results.push(await timed(() => rateLimiter.consume(key, t0 + i)));
-    for (const { ms } of results) expect(ms).toBeLessThan(150);
+    for (const { ms } of results) expect(ms).toBeLessThan(GIVES_UP_WITHIN_MS);
     expect(results.map((r) => r.value.source)).toEqual(Array(8).fill('memory'));
     expect(results.map((r) => r.value.allowed)).toEqual([true, true, true, true, true, false, false, false]);
     expect(results[5]!.value).toMatchObject({ remaining: 0, resetSeconds: 60, retryAfterSeconds: 60 });
@@ -101,11 +103,12 @@ describe('rate limiter when Redis stops answering', () => {
       proxy.hang();
       const slow = await timed(() => rateLimiter.consume(key, t0 + 1));
       expect(slow.ms).toBeGreaterThanOrEqual(90);
-      expect(slow.ms).toBeLessThan(150);
+      expect(slow.ms).toBeLessThan(GIVES_UP_WITHIN_MS);
       expect(slow.value).toMatchObject({ allowed: true, source: 'memory' });
       const results = [];
       for (let i = 0; i < 5; i++) results.push(await timed(() => rateLimiter.consume(key, t0 + 2 + i)));
-      for (const { ms } of results) expect(ms).toBeLessThan(20);
+      // Well under the timeout: Redis is not asked while it is known to be down.
+      for (const { ms } of results) expect(ms).toBeLessThan(60);
       // The memory window started at the outage: two more fit, then it holds.
       expect(results.map((r) => r.value.allowed)).toEqual([true, true, false, false, false]);
       expect(results.every((r) => r.value.source === 'memory')).toBe(true);
