@@ -15,7 +15,7 @@ builder.queryField('node', (t) =>
       'Any object by its id (Relay): the same answer, scope check and NOT_FOUND as its own lookup (product(id:), order(id:), …)',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx, info) => {
-      const id = String(args.id);
+      const { id } = args;
       const typeName = nodeTypeOf(id);
       const node = typeName ? nodeLoader(typeName) : undefined;
       if (!typeName || !node) throw notFound('Node');

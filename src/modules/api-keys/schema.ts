@@ -151,7 +151,7 @@ builder.queryFields((t) => ({
     type: ApiKeyRef,
     authScopes: requireScope('API_KEYS', 'READ'),
     args: { keyId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => getApiKey(ctx, String(args.keyId)),
+    resolve: (_root, args, ctx) => getApiKey(ctx, args.keyId),
   }),
   apiKeyStats: t.field({
     type: StatsRef,
@@ -176,7 +176,7 @@ builder.mutationFields((t) => ({
       keyId: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateInput, required: true }),
     },
-    resolve: (_root, { keyId, input }, ctx) => updateApiKey(ctx, String(keyId), input),
+    resolve: (_root, { keyId, input }, ctx) => updateApiKey(ctx, keyId, input),
   }),
   revokeApiKey: t.field({
     type: ApiKeyRef,
@@ -186,7 +186,7 @@ builder.mutationFields((t) => ({
       keyId: t.arg.id({ required: true }),
       input: t.arg({ type: GraceInput }),
     },
-    resolve: (_root, { keyId, input }, ctx) => revokeApiKey(ctx, String(keyId), input),
+    resolve: (_root, { keyId, input }, ctx) => revokeApiKey(ctx, keyId, input),
   }),
   rotateApiKey: t.field({
     type: IssuedApiKeyRef,
@@ -197,12 +197,12 @@ builder.mutationFields((t) => ({
       keyId: t.arg.id({ required: true }),
       input: t.arg({ type: GraceInput }),
     },
-    resolve: (_root, { keyId, input }, ctx) => rotateApiKey(ctx, String(keyId), input),
+    resolve: (_root, { keyId, input }, ctx) => rotateApiKey(ctx, keyId, input),
   }),
   deleteApiKey: t.field({
     type: DeletedRef,
     authScopes: requireScope('API_KEYS', 'DELETE'),
     args: { ...idempotencyArg(t.arg), keyId: t.arg.id({ required: true }) },
-    resolve: (_root, { keyId }, ctx) => deleteApiKey(ctx, String(keyId)),
+    resolve: (_root, { keyId }, ctx) => deleteApiKey(ctx, keyId),
   }),
 }));

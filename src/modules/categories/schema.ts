@@ -61,7 +61,7 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateCategoryInput, required: true }),
     },
-    resolve: (_query, _root, { id, input }, ctx) => updateCategory(ctx, String(id), input),
+    resolve: (_query, _root, { id, input }, ctx) => updateCategory(ctx, id, input),
   }),
   deleteCategory: t.field({
     description:
@@ -69,6 +69,6 @@ builder.mutationFields((t) => ({
     type: DeletedCategoryRef,
     authScopes: requireScope('CATEGORIES', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => deleteCategory(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => deleteCategory(ctx, id),
   }),
 }));

@@ -71,13 +71,13 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateCouponInput, required: true }),
     },
-    resolve: (_query, _root, { id, input }, ctx) => updateCoupon(ctx, String(id), input),
+    resolve: (_query, _root, { id, input }, ctx) => updateCoupon(ctx, id, input),
   }),
   deleteCoupon: t.field({
     type: DeletedCouponRef,
     description: 'Delete a coupon; orders that used it keep their amounts, and their couponId becomes null',
     authScopes: requireScope('COUPONS', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => deleteCoupon(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => deleteCoupon(ctx, id),
   }),
 }));

@@ -66,6 +66,6 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateCustomerInput, required: true }),
     },
-    resolve: (_query, _root, { id, input }, ctx) => updateCustomer(ctx, String(id), input),
+    resolve: (_query, _root, { id, input }, ctx) => updateCustomer(ctx, id, input),
   }),
 }));

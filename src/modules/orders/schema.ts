@@ -138,14 +138,14 @@ builder.mutationFields((t) => ({
     description: 'Marks a pending order paid (emits order.paid); otherwise 409 ORDER_NOT_PAYABLE',
     authScopes: requireScope('ORDERS', 'UPDATE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_query, _root, { id }, ctx) => payOrder(ctx, String(id)),
+    resolve: (_query, _root, { id }, ctx) => payOrder(ctx, id),
   }),
   fulfillOrder: t.prismaField({
     type: 'Order',
     description: 'Marks a paid order fulfilled (emits order.fulfilled); otherwise 409 ORDER_NOT_FULFILLABLE',
     authScopes: requireScope('ORDERS', 'UPDATE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_query, _root, { id }, ctx) => fulfillOrder(ctx, String(id)),
+    resolve: (_query, _root, { id }, ctx) => fulfillOrder(ctx, id),
   }),
   cancelOrder: t.prismaField({
     type: 'Order',
@@ -158,6 +158,6 @@ builder.mutationFields((t) => ({
       reason: t.arg.string({ description: 'At most 500 characters' }),
       input: t.arg({ type: CancelOrderInput }),
     },
-    resolve: (_query, _root, { id, reason, input }, ctx) => cancelOrder(ctx, String(id), reason, input),
+    resolve: (_query, _root, { id, reason, input }, ctx) => cancelOrder(ctx, id, reason, input),
   }),
 }));

@@ -81,13 +81,13 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateProductInput, required: true }),
     },
-    resolve: (_query, _root, { id, input }, ctx) => updateProduct(ctx, String(id), input),
+    resolve: (_query, _root, { id, input }, ctx) => updateProduct(ctx, id, input),
   }),
   deleteProduct: t.field({
     description: 'Delete a product; order items keep their copy (emits product.deleted)',
     type: DeletedProductRef,
     authScopes: requireScope('PRODUCTS', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => deleteProduct(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => deleteProduct(ctx, id),
   }),
 }));

@@ -76,13 +76,13 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       input: t.arg({ type: ModerateReviewInput, required: true }),
     },
-    resolve: (query, _root, { id, input }, ctx) => moderateReview(ctx, String(id), input, query),
+    resolve: (query, _root, { id, input }, ctx) => moderateReview(ctx, id, input, query),
   }),
   deleteReview: t.field({
     description: 'Delete a review',
     type: DeletedReviewRef,
     authScopes: requireScope('REVIEWS', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => deleteReview(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => deleteReview(ctx, id),
   }),
 }));

@@ -72,13 +72,13 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateStaffInput, required: true }),
     },
-    resolve: (_root, { id, input }, ctx) => updateStaff(ctx, String(id), input),
+    resolve: (_root, { id, input }, ctx) => updateStaff(ctx, id, input),
   }),
   removeStaff: t.field({
     type: RemovedStaffRef,
     description: 'Removes a staff member and ends their sessions; the last active OWNER cannot be removed',
     authScopes: requireScope('STAFF', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => removeStaff(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => removeStaff(ctx, id),
   }),
 }));

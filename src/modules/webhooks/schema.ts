@@ -157,7 +157,7 @@ builder.queryFields((t) => ({
     type: EndpointRef,
     authScopes: requireScope('STORE_SETTINGS', 'READ'),
     args: { id: idArg(t.arg) },
-    resolve: (_root, args, ctx) => getEndpoint(ctx, String(args.id)),
+    resolve: (_root, args, ctx) => getEndpoint(ctx, args.id),
   }),
   webhookDeliveries: t.field({
     type: pageType('WebhookDelivery', DeliveryRef),
@@ -168,14 +168,14 @@ builder.queryFields((t) => ({
       endpointId: t.arg.id({ required: true }),
       status: t.arg({ type: DeliveryStatusEnum }),
     },
-    resolve: (_root, { endpointId, ...args }, ctx) => listDeliveries(ctx, String(endpointId), args),
+    resolve: (_root, { endpointId, ...args }, ctx) => listDeliveries(ctx, endpointId, args),
   }),
   webhookDelivery: t.prismaField({
     ...lookup('delivery'),
     type: 'WebhookDelivery',
     authScopes: requireScope('STORE_SETTINGS', 'READ'),
     args: { id: idArg(t.arg) },
-    resolve: (_query, _root, args, ctx) => getDelivery(ctx, String(args.id)),
+    resolve: (_query, _root, args, ctx) => getDelivery(ctx, args.id),
   }),
 }));
 
@@ -194,27 +194,27 @@ builder.mutationFields((t) => ({
     type: EndpointRef,
     authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
     args: { ...idempotencyArg(t.arg), id: idArg(t.arg), input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) => updateEndpoint(ctx, String(id), input),
+    resolve: (_root, { id, input }, ctx) => updateEndpoint(ctx, id, input),
   }),
   deleteWebhookEndpoint: t.field({
     type: DeletedRef,
     authScopes: requireScope('STORE_SETTINGS', 'DELETE'),
     args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
-    resolve: (_root, { id }, ctx) => deleteEndpoint(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => deleteEndpoint(ctx, id),
   }),
   rotateWebhookEndpointSecret: t.field({
     type: IssuedEndpointRef,
     description: 'Issues a new secret, returned once; the old one is invalid at once',
     authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
     args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
-    resolve: (_root, { id }, ctx) => rotateEndpointSecret(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => rotateEndpointSecret(ctx, id),
   }),
   replayExhaustedWebhookDeliveries: t.field({
     type: ReplayResultRef,
     description: 'Re-queues every exhausted delivery of the endpoint with fresh retries',
     authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
     args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
-    resolve: (_root, { id }, ctx) => replayExhausted(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => replayExhausted(ctx, id),
   }),
   resendWebhookDelivery: t.prismaField({
     type: 'WebhookDelivery',
@@ -222,13 +222,13 @@ builder.mutationFields((t) => ({
       'Sends one delivery again now, whatever its status: a fresh round of retries for the same event (same delivery id); earlier attempts stay in its history',
     authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
     args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
-    resolve: (_query, _root, { id }, ctx) => resendDelivery(ctx, String(id)),
+    resolve: (_query, _root, { id }, ctx) => resendDelivery(ctx, id),
   }),
   testWebhookEndpoint: t.field({
     type: TestResultRef,
     description: 'Sends a webhook.test event to this endpoint through the normal pipeline',
     authScopes: requireScope('STORE_SETTINGS', 'UPDATE'),
     args: { ...idempotencyArg(t.arg), id: idArg(t.arg) },
-    resolve: (_root, { id }, ctx) => testEndpoint(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => testEndpoint(ctx, id),
   }),
 }));
