@@ -1,4 +1,5 @@
-import { getNamedType, isEnumType } from 'graphql';
+import { getNamedType, isEnumType, isObjectType } from 'graphql';
+import { resourceFragmentOf } from '../src/builder';
 import {
   capitalize,
   itemQuery,
@@ -70,8 +71,11 @@ export function writeRoute(spec: {
   const field = rootField(schema, 'mutation', spec.field);
   const param = /\{(\w+)\}/.exec(spec.path)?.[1];
   const { variables, args } = passThrough(field, param ? { id: param } : {});
-  const answer = getNamedType(field.type).name;
-  const deleted = answer.startsWith('Deleted') || answer.startsWith('Removed');
+  const answer = getNamedType(field.type);
+  // A write answers its resource (with its fragment) or a receipt of deletion, `{ id deleted }` (204).
+  const deleted = !resourceFragmentOf(answer);
+  if (deleted && !(isObjectType(answer) && answer.getFields().deleted))
+    throw new Error(`REST: ${spec.field} answers neither a resource nor a deletion`);
   if (!field.description)
     throw new Error(`REST: describe the mutation ${spec.field}; it is the route's summary`);
   return route({
@@ -80,7 +84,7 @@ export function writeRoute(spec: {
     tag: spec.tag,
     summary: field.description,
     operation: `mutation ${capitalize(spec.field)}${variables} {
-      ${spec.field}${args} { ${deleted ? 'id deleted' : `...${answer}Fields`} }
+      ${spec.field}${args} { ${deleted ? 'id deleted' : `...${answer.name}Fields`} }
     }`,
     ...(field.args.some((arg) => arg.name === 'input') ? { body: 'input' } : {}),
     result: { kind: deleted ? 'empty' : 'item', field: spec.field },
