@@ -19,7 +19,7 @@ import { type RestRoute, route } from './route';
  */
 
 /** "List coupons (filter with q, isActive; sortBy createdAt, code or redemptionCount)". */
-function listSummary(field: RootField): string {
+function listSummary(field: RootField, noun: string): string {
   const filters = field.args.filter(
     (arg) => !['page', 'limit', 'sortBy', 'sortDirection'].includes(arg.name),
   );
@@ -27,17 +27,26 @@ function listSummary(field: RootField): string {
   const sorts = isEnumType(sortBy) ? sortBy.getValues().map((value) => value.name) : [];
   const sortText = `${sorts.slice(0, -1).join(', ')} or ${sorts.at(-1)}`;
   const filterText = filters.length > 0 ? `filter with ${filters.map((arg) => arg.name).join(', ')}; ` : '';
-  return `List ${field.name} (${filterText}sortBy ${sortText})`;
+  return `List ${noun} (${filterText}sortBy ${sortText})`;
 }
 
-/** GET <path>: a page of the list field's items; every argument of the field is a query parameter. */
-export function listRoute(spec: { tag: string; path: string; field: string; name?: string }): RestRoute {
+/**
+ * GET <path>: a page of the list field's items; every argument of the field is a query parameter.
+ * `noun` (default: the field's name) and `name` (default: List<Field>) where the field's name reads badly.
+ */
+export function listRoute(spec: {
+  tag: string;
+  path: string;
+  field: string;
+  noun?: string;
+  name?: string;
+}): RestRoute {
   const field = rootField(schema, 'query', spec.field);
   return route({
     method: 'GET',
     path: spec.path,
     tag: spec.tag,
-    summary: listSummary(field),
+    summary: listSummary(field, spec.noun ?? spec.field),
     operation: pageQuery(spec.name ?? `List${capitalize(spec.field)}`, field),
     result: { kind: 'list', field: spec.field },
   });

@@ -3,7 +3,7 @@ import { itemRoute, listRoute, writeRoute } from '../resource-routes';
 const tag = 'Staff';
 
 export const staffRoutes = [
-  listRoute({ tag, path: '/staff', field: 'staffMembers', name: 'ListStaff' }),
+  listRoute({ tag, path: '/staff', field: 'staffMembers', noun: 'staff', name: 'ListStaff' }),
   itemRoute({ tag, path: '/staff/{id}', field: 'staffMember', noun: 'a staff member' }),
   writeRoute({ tag, method: 'POST', path: '/staff', field: 'inviteStaff', status: 201 }),
   writeRoute({ tag, method: 'PATCH', path: '/staff/{id}', field: 'updateStaff' }),

@@ -179,8 +179,10 @@ builder.queryFields((t) => ({
   }),
 }));
 
-registerNode('WebhookEndpoint', { scope: 'STORE_SETTINGS:READ', load: (ctx, id) => getEndpoint(ctx, id) });
-registerNode('WebhookDelivery', { scope: 'STORE_SETTINGS:READ', load: (ctx, id) => getDelivery(ctx, id) });
+// node(id:) behind the same pair as the webhookEndpoint and webhookDelivery lookups above.
+const { scope: settingsRead } = requireScope('STORE_SETTINGS', 'READ');
+registerNode('WebhookEndpoint', { scope: settingsRead, load: (ctx, id) => getEndpoint(ctx, id) });
+registerNode('WebhookDelivery', { scope: settingsRead, load: (ctx, id) => getDelivery(ctx, id) });
 
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
