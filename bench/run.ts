@@ -9,7 +9,7 @@ const scenarios = [
   'webhooks.ts',
   'cli-start.ts',
   'tenant-isolation.ts',
-  'relation-joins.ts',
+  'page-statement.ts',
   'peers.ts',
 ];
 for (const scenario of scenarios) {

@@ -1,4 +1,4 @@
-import type { Prisma } from '../../../prisma/generated/client/client';
+import type { ApiKey, Prisma } from '../../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus } from '../../../prisma/generated/client/enums';
 import { generateApiKeySecret, hashSecret, lastFour } from '../../auth/api-key-secret';
 import { holdsPair, mayChangeOwner, refusal } from '../../auth/principal';
@@ -8,7 +8,8 @@ import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import { type PageArgs, resolvePage } from '../pagination/page';
+import { storePage } from '../store-resource/rows';
 import { writeStore } from '../store-writes';
 import { planFeatures } from '../stores/plans';
 import { apiKeyUpdateInput, graceInput, newApiKeyInput } from './input';
@@ -118,18 +119,15 @@ export interface ApiKeyFilter {
 
 export async function listApiKeys(ctx: Context, args: PageArgs<ApiKeySortField> & ApiKeyFilter) {
   const q = args.q?.trim();
+  const storeId = assertApiAccess(ctx);
   const where: Prisma.ApiKeyWhereInput = {
-    storeId: assertApiAccess(ctx),
+    storeId,
     ...(args.status ? { status: args.status } : {}),
     ...(args.environment ? { environment: args.environment } : {}),
     ...(q ? { keyName: { contains: q, mode: 'insensitive' } } : {}),
   };
   const page = resolvePage(args, 'createdAt');
-  return loadPage(
-    page,
-    ctx.prisma.apiKey.findMany({ where, ...pageWindow(page) }),
-    ctx.prisma.apiKey.count({ where }),
-  );
+  return storePage<ApiKey, ApiKeySortField>(ctx, storeId, 'apiKeys', page, { where });
 }
 
 export async function getApiKey(ctx: Context, keyId: string) {

@@ -1,0 +1,78 @@
+import { seedDemoStore } from '../prisma/seed/demo-store';
+import { connectDatabase } from '../src/db';
+import { withBenchDatabase } from './database';
+
+/**
+ * Issue 20: what each way of reading the product page — 25 products with their category, and the total —
+ * costs in the API process, in one process, the ways in alternating rounds of the same page (8 in flight,
+ * as on a loaded server): CPU per page, Prisma and pg included, and the wall time per page.
+ *   three      findMany (the page, then the categories by `IN`) and a count: three statements
+ *   two        findMany with the category LATERAL-joined (Prisma's relationJoins) and a count
+ *   one        the store's `products` relation with its `_count` beside it: one statement (loadPage)
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const PAGES = Number(process.env.BENCH_PAGES ?? 1600);
+const IN_FLIGHT = 8;
+const WAYS = ['one', 'two', 'three'] as const;
+type Way = (typeof WAYS)[number];
+
+withBenchDatabase('page_statement', async (databaseUrl) => {
+  const db = connectDatabase(databaseUrl);
+  try {
+    const { storeId } = await seedDemoStore(db.prisma, { now: new Date() });
+    const where = { storeId };
+    const page = { orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }], skip: 0, take: 25 };
+    const include = { category: { select: { id: true, name: true } } };
+    const read: Record<Way, () => Promise<unknown>> = {
+      three: () =>
+        Promise.all([
+          db.prisma.product.findMany({ relationLoadStrategy: 'query', where, ...page, include }),
+          db.prisma.product.count({ where }),
+        ]),
+      two: () =>
+        Promise.all([
+          db.prisma.product.findMany({ relationLoadStrategy: 'join', where, ...page, include }),
+          db.prisma.product.count({ where }),
+        ]),
+      one: () =>
+        db.prisma.store.findFirst({
+          where: { id: storeId },
+          select: { products: { where, ...page, include }, _count: { select: { products: { where } } } },
+        }),
+    };
+    const measure = async (way: Way, pages: number) => {
+      const before = process.cpuUsage();
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          for (let i = 0; i < pages / IN_FLIGHT; i++) await read[way]();
+        }),
+      );
+      const used = process.cpuUsage(before);
+      return { cpu: (used.user + used.system) / 1000 / pages, wall: (performance.now() - started) / pages };
+    };
+    for (const way of [...WAYS, ...WAYS]) await measure(way, 400);
+    const rounds = Object.fromEntries(WAYS.map((way) => [way, [] as Array<{ cpu: number; wall: number }>])) as Record<
+      Way,
+      Array<{ cpu: number; wall: number }>
+    >;
+    for (let round = 0; round < ROUNDS; round++) for (const way of WAYS) rounds[way].push(await measure(way, PAGES));
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const cpu = (way: Way) => median(rounds[way].map((r) => r.cpu));
+    console.log(
+      `Product page read (25 with category, and the total), ${ROUNDS} alternating rounds of ${PAGES} pages, ${IN_FLIGHT} in flight`,
+    );
+    for (const way of WAYS)
+      console.log(
+        `  ${way.padEnd(5)} CPU ${cpu(way).toFixed(3)} ms/page  wall ${median(rounds[way].map((r) => r.wall)).toFixed(3)} ms/page  (CPU rounds ${rounds[way].map((r) => r.cpu.toFixed(3)).join(', ')})`,
+      );
+    console.log(
+      `  CPU of one statement / two: ${(cpu('one') / cpu('two')).toFixed(2)}; / three: ${(cpu('one') / cpu('three')).toFixed(2)}`,
+    );
+  } finally {
+    await db.close();
+  }
+}).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
