@@ -52,11 +52,11 @@ withBenchDatabase('page_statement', async (databaseUrl) => {
       return { cpu: (used.user + used.system) / 1000 / pages, wall: (performance.now() - started) / pages };
     };
     for (const way of [...WAYS, ...WAYS]) await measure(way, 400);
-    const rounds = Object.fromEntries(WAYS.map((way) => [way, [] as Array<{ cpu: number; wall: number }>])) as Record<
-      Way,
-      Array<{ cpu: number; wall: number }>
-    >;
-    for (let round = 0; round < ROUNDS; round++) for (const way of WAYS) rounds[way].push(await measure(way, PAGES));
+    const rounds = Object.fromEntries(
+      WAYS.map((way) => [way, [] as Array<{ cpu: number; wall: number }>]),
+    ) as Record<Way, Array<{ cpu: number; wall: number }>>;
+    for (let round = 0; round < ROUNDS; round++)
+      for (const way of WAYS) rounds[way].push(await measure(way, PAGES));
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const cpu = (way: Way) => median(rounds[way].map((r) => r.cpu));
     console.log(

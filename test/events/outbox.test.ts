@@ -26,18 +26,23 @@ const jobsFor = async (eventId: string) =>
 describe('the transactional outbox', () => {
   it('commits the change, the event row and its fan-out job together', async () => {
     const store = await makeStore(db.prisma);
+    const now = new Date('2026-03-04T05:06:07.089Z');
+    const data = {
+      object: { name: 'Kept — “quoted”', price: 1250, tags: ['a', null], nested: { ok: true } },
+    };
     const eventId = await db.prisma.$transaction(async (tx) => {
       await tx.category.create({ data: { storeId: store.id, name: 'Kept', slug: 'kept' } });
-      return emitEvent(tx, {
-        storeId: store.id,
-        type: 'category.created',
-        data: { object: { name: 'Kept' } },
-        now: new Date(),
-      });
+      return emitEvent(tx, { storeId: store.id, type: 'category.created', data, now });
     });
-    expect(await db.prisma.event.findUnique({ where: { id: eventId } })).toEqual(
-      expect.objectContaining({ type: 'category.created', storeId: store.id, apiVersion: 'v1' }),
-    );
+    expect(await db.prisma.event.findUnique({ where: { id: eventId } })).toEqual({
+      id: eventId,
+      type: 'category.created',
+      storeId: store.id,
+      apiVersion: 'v1',
+      data,
+      createdAt: now,
+    });
+    expect(eventId).toMatch(/^evt_[0-9a-f]{32}$/);
     expect(await jobsFor(eventId)).toBe(1);
   });
 

@@ -7,17 +7,21 @@ export const FAN_OUT_TASK = 'fan_out_event';
 
 /**
  * The transactional outbox: writes the event row and enqueues its fan-out job in the caller's
- * transaction, so they commit or roll back together with the change that caused them.
+ * transaction, so they commit or roll back together with the change that caused them. One statement
+ * (the job is added for the row the INSERT returns): every write that emits an event holds its row
+ * locks until commit, and each round trip before the commit is time other writers wait.
  */
 export async function emitEvent(
   tx: Tx,
   event: { storeId: string; type: EventType; data: Prisma.InputJsonValue; now: Date },
 ): Promise<string> {
-  const row = await tx.event.create({
-    data: { storeId: event.storeId, type: event.type, data: event.data, createdAt: event.now },
-    select: { id: true },
-  });
-  const payload = JSON.stringify({ eventId: row.id });
-  await tx.$executeRaw`SELECT graphile_worker.add_job(${FAN_OUT_TASK}, ${payload}::json, job_key := ${row.id})`;
-  return row.id;
+  const [row] = await tx.$queryRaw<[{ id: string }]>`
+    WITH event AS (
+      INSERT INTO "Event" ("storeId", type, data, "createdAt")
+      VALUES (${event.storeId}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.now})
+      RETURNING id
+    )
+    SELECT event.id FROM event,
+      LATERAL graphile_worker.add_job(${FAN_OUT_TASK}, json_build_object('eventId', event.id), job_key := event.id)`;
+  return (row as { id: string }).id;
 }

@@ -1,4 +1,4 @@
-import type { Coupon } from '../../../prisma/generated/client/client';
+import type { Coupon, Order, OrderItem, Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, validationError } from '../../errors';
@@ -46,29 +46,18 @@ export async function placeOrder(ctx: Context, input: unknown) {
         ? await redeemCoupon(tx, storeId, fields.couponCode, subtotal, now)
         : null;
       const discount = coupon ? couponDiscount(coupon, subtotal) : 0;
-      // Taken last, so the store row (which every order of the store needs) stays locked briefly: after
-      // it only the order's own insert (read back with its lines) and the event, the payload being
-      // built from what this transaction already holds.
-      const [{ number }] = await tx.$queryRaw<[{ number: number }]>`
-      UPDATE "Store" SET "nextOrderNumber" = "nextOrderNumber" + 1
-      WHERE id = ${storeId} RETURNING "nextOrderNumber" - 1 AS number`;
-      const order = await tx.order.create({
-        data: {
-          storeId,
-          number,
-          customerId: fields.customerId ?? null,
-          email,
-          currency: store.currency,
-          subtotalAmount: subtotal,
-          discountAmount: discount,
-          totalAmount: subtotal - discount,
-          couponId: coupon?.id ?? null,
-          note: fields.note ?? null,
-          createdAt: now,
-          updatedAt: now,
-          items: { create: lines },
-        },
-        include: { items: orderPayloadInclude.items },
+      const order = await insertOrder(tx, {
+        storeId,
+        customerId: fields.customerId ?? null,
+        email,
+        currency: store.currency,
+        subtotalAmount: subtotal,
+        discountAmount: discount,
+        totalAmount: subtotal - discount,
+        couponId: coupon?.id ?? null,
+        note: fields.note ?? null,
+        now,
+        lines,
       });
       const placed = { ...order, coupon: coupon ? { code: coupon.code } : null, customer };
       await emitEvent(tx, { storeId, type: 'order.placed', data: { object: orderPayload(placed) }, now });
@@ -76,6 +65,41 @@ export async function placeOrder(ctx: Context, input: unknown) {
     },
     ORDER_TX_OPTIONS,
   );
+}
+
+/**
+ * Takes the store's next order number and writes the order and its lines: one statement, the last
+ * before the event. The store row (which every order of the store needs) and the reserved products
+ * stay locked until commit, so what follows the number is kept to this statement and the event's.
+ */
+async function insertOrder(
+  tx: Tx,
+  order: Omit<Prisma.OrderUncheckedCreateInput, 'number' | 'createdAt' | 'updatedAt' | 'items'> & {
+    now: Date;
+    lines: ReservedLine[];
+  },
+): Promise<Order & { items: OrderItem[] }> {
+  const [row] = await tx.$queryRaw<[Order & { items: OrderItem[] }]>`
+    WITH numbered AS (
+      UPDATE "Store" SET "nextOrderNumber" = "nextOrderNumber" + 1
+      WHERE id = ${order.storeId} RETURNING "nextOrderNumber" - 1 AS number
+    ), placed AS (
+      INSERT INTO "Order" ("storeId", number, "customerId", email, currency, "subtotalAmount", "discountAmount",
+        "totalAmount", "couponId", note, "createdAt", "updatedAt")
+      SELECT ${order.storeId}, number, ${order.customerId}, ${order.email}, ${order.currency}, ${order.subtotalAmount},
+        ${order.discountAmount}, ${order.totalAmount}, ${order.couponId}, ${order.note}, ${order.now}, ${order.now}
+      FROM numbered
+      RETURNING *
+    ), lines AS (
+      INSERT INTO "OrderItem" ("orderId", "productId", name, sku, "unitAmount", quantity, "totalAmount")
+      SELECT placed.id, line."productId", line.name, line.sku, line."unitAmount", line.quantity, line."totalAmount"
+      FROM placed, jsonb_to_recordset(${JSON.stringify(order.lines)}::jsonb) AS line("productId" text, name text,
+        sku text, "unitAmount" int, quantity int, "totalAmount" int)
+      RETURNING *
+    )
+    SELECT placed.*, (SELECT jsonb_agg(to_jsonb(lines) ORDER BY lines.name, lines.id) FROM lines) AS items
+    FROM placed`;
+  return row as Order & { items: OrderItem[] };
 }
 
 /** The customer must belong to the store; the order's e-mail defaults to theirs. */
