@@ -10,6 +10,7 @@ const scenarios = [
   'cli-start.ts',
   'tenant-isolation.ts',
   'page-statement.ts',
+  'executor.ts',
   'peers.ts',
 ];
 for (const scenario of scenarios) {

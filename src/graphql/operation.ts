@@ -6,6 +6,7 @@ import {
   parse,
   validate,
 } from 'graphql';
+import { markFixed } from './executor';
 import { expandResourceFragments } from './resource-fragment';
 
 /** A REST route's or MCP tool's operation, parsed and validated once, at start-up. */
@@ -32,6 +33,7 @@ export function compileOperation(
   );
   const operation = operations[0];
   if (operations.length !== 1 || !operation?.name) return fail('needs exactly one named operation');
+  markFixed(document);
   return {
     document,
     operation: operation as OperationDefinitionNode & { name: NonNullable<OperationDefinitionNode['name']> },

@@ -1,13 +1,7 @@
 import { type Plugin, useEngine } from '@envelop/core';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Request, Response } from 'express';
-import {
-  type DocumentNode,
-  type ExecutionResult,
-  execute,
-  type GraphQLSchema,
-  getOperationAST,
-} from 'graphql';
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
 import { createYoga, type GraphiQLOptions } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { CostBudget } from '../admission/cost-budget';
@@ -16,6 +10,7 @@ import type { Authenticate } from '../auth/authenticate';
 import type { RequestServices } from '../context';
 import type { ReadCache } from '../read-cache/read-cache';
 import { requestedCost } from './cost';
+import { execute } from './executor';
 import type { QueryLimits } from './limits';
 import type { PreparedOperation } from './operation';
 import type { DoorRequest, PipelineContext } from './pipeline-context';
@@ -107,8 +102,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     cors: false,
     batching: false,
     plugins: [
-      // graphql-js's own executor, as REST and MCP used before the pipeline (yoga's default,
-      // @graphql-tools/executor, is there for @defer and @stream, which this schema does not offer).
+      // graphql-jit for the doors' fixed documents, graphql-js for the rest (src/graphql/executor.ts;
+      // yoga's default, @graphql-tools/executor, is there for @defer and @stream, which this schema
+      // does not offer).
       useEngine({ execute }),
       useErrors(logged),
       ...(deps.plugins ?? []),
