@@ -1,4 +1,4 @@
-import type { ApiKey, Prisma } from '../../../prisma/generated/client/client';
+import type { Prisma } from '../../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus } from '../../../prisma/generated/client/enums';
 import { generateApiKeySecret, hashSecret, lastFour } from '../../auth/api-key-secret';
 import { holdsPair, mayChangeOwner, refusal } from '../../auth/principal';
@@ -8,8 +8,7 @@ import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { type PageArgs, resolvePage } from '../pagination/page';
-import { storePage } from '../store-resource/rows';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { writeStore } from '../store-writes';
 import { planFeatures } from '../stores/plans';
 import { apiKeyUpdateInput, graceInput, newApiKeyInput } from './input';
@@ -119,15 +118,18 @@ export interface ApiKeyFilter {
 
 export async function listApiKeys(ctx: Context, args: PageArgs<ApiKeySortField> & ApiKeyFilter) {
   const q = args.q?.trim();
-  const storeId = assertApiAccess(ctx);
   const where: Prisma.ApiKeyWhereInput = {
-    storeId,
+    storeId: assertApiAccess(ctx),
     ...(args.status ? { status: args.status } : {}),
     ...(args.environment ? { environment: args.environment } : {}),
     ...(q ? { keyName: { contains: q, mode: 'insensitive' } } : {}),
   };
   const page = resolvePage(args, 'createdAt');
-  return storePage<ApiKey, ApiKeySortField>(ctx, storeId, 'apiKeys', page, { where });
+  return loadPage(
+    page,
+    ctx.prisma.apiKey.findMany({ where, ...pageWindow(page) }),
+    ctx.prisma.apiKey.count({ where }),
+  );
 }
 
 export async function getApiKey(ctx: Context, keyId: string) {

@@ -1,9 +1,8 @@
-import type { AuditEntry, Prisma } from '../../../prisma/generated/client/client';
+import type { Prisma } from '../../../prisma/generated/client/client';
 import { actorOf } from '../../auth/principal';
 import { type Context, storeIdOf } from '../../context';
 import type { Db, Tx } from '../../db';
-import { type PageArgs, resolvePage } from '../pagination/page';
-import { storePage } from '../store-resource/rows';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 
 export interface AuditRecord {
   action: string;
@@ -29,19 +28,25 @@ export function recordAudit(db: Db | Tx, ctx: Context, record: AuditRecord) {
 }
 
 export const auditSortFields = ['createdAt'] as const;
-type AuditSortField = (typeof auditSortFields)[number];
 
 export interface AuditFilter {
   action?: string | null;
   targetId?: string | null;
 }
 
-export async function listAuditEntries(ctx: Context, args: PageArgs<AuditSortField> & AuditFilter) {
+export async function listAuditEntries(
+  ctx: Context,
+  args: PageArgs<(typeof auditSortFields)[number]> & AuditFilter,
+) {
   const where: Prisma.AuditEntryWhereInput = {
     storeId: storeIdOf(ctx),
     ...(args.action ? { action: args.action } : {}),
     ...(args.targetId ? { targetId: args.targetId } : {}),
   };
   const page = resolvePage(args, 'createdAt');
-  return storePage<AuditEntry, AuditSortField>(ctx, storeIdOf(ctx), 'auditEntries', page, { where });
+  return loadPage(
+    page,
+    ctx.prisma.auditEntry.findMany({ where, ...pageWindow(page) }),
+    ctx.prisma.auditEntry.count({ where }),
+  );
 }

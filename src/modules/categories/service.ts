@@ -35,7 +35,6 @@ function categoryWhere(storeId: string, filter: CategoryFilter): Prisma.Category
 export const categoryRows = storeRows<Category, CategoryFilter, CategorySortField>({
   name: 'Category',
   model: (ctx) => ctx.prisma.category,
-  list: 'categories',
   where: categoryWhere,
   defaultSort: 'createdAt',
 });

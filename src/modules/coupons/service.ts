@@ -28,7 +28,6 @@ function couponWhere(storeId: string, filter: CouponFilter): Prisma.CouponWhereI
 export const couponRows = storeRows<Coupon, CouponFilter, CouponSortField>({
   name: 'Coupon',
   model: (ctx) => ctx.prisma.coupon,
-  list: 'coupons',
   where: couponWhere,
   defaultSort: 'createdAt',
 });

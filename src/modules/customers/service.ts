@@ -37,7 +37,6 @@ function customerWhere(storeId: string, filter: CustomerFilter): Prisma.Customer
 export const customerRows = storeRows<Customer, CustomerFilter, CustomerSortField>({
   name: 'Customer',
   model: (ctx) => ctx.prisma.customer,
-  list: 'customers',
   where: customerWhere,
   defaultSort: 'createdAt',
 });

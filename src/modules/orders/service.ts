@@ -57,7 +57,6 @@ function orderWhere(storeId: string, filter: OrderFilter): Prisma.OrderWhereInpu
 export const orderRows = storeRows<Order, OrderFilter, OrderSortField>({
   name: 'Order',
   model: (ctx) => ctx.prisma.order,
-  list: 'orders',
   where: orderWhere,
   defaultSort: 'createdAt',
 });

@@ -82,37 +82,12 @@ export function pageWindow<SortField extends string>(resolved: ResolvedPage<Sort
   return { orderBy: stableOrder(resolved), skip: resolved.skip, take: resolved.limit };
 }
 
-/** The reads of a list's parent row that `loadPage` makes (`ctx.prisma.store`, `ctx.prisma.webhookEndpoint`). */
-export interface ParentReads {
-  findFirst(args: object): PromiseLike<object | null>;
-}
-
-/**
- * One page of a list and its total in one statement: the rows are read through their parent's list
- * relation (a store's `products`, an endpoint's `deliveries`) with the relation's count beside them,
- * which Prisma writes as one SELECT with a LATERAL join for each (relationJoins). A findMany and a
- * count cost 2.7 times the API CPU of this (bench/page-statement.ts). Null when there is no such parent.
- */
+/** One page of a list: its rows and the total count, queried side by side. */
 export async function loadPage<T, SortField extends string>(
   resolved: ResolvedPage<SortField>,
-  parent: { reads: ParentReads; where: object; relation: string },
-  rows: { where: object } & Selection,
-): Promise<Page<T> | null> {
-  const { relation } = parent;
-  const found = (await parent.reads.findFirst({
-    where: parent.where,
-    select: {
-      [relation]: { ...rows, ...pageWindow(resolved) },
-      _count: { select: { [relation]: { where: rows.where } } },
-    },
-  })) as (Record<string, T[]> & { _count: Record<string, number> }) | null;
-  if (!found) return null;
-  return toPage(found[relation] ?? [], found._count[relation] ?? 0, resolved);
+  rows: PromiseLike<T[]>,
+  total: PromiseLike<number>,
+): Promise<Page<T>> {
+  const [items, totalResults] = await Promise.all([rows, total]);
+  return toPage(items, totalResults, resolved);
 }
-
-/** A Prisma selection from Pothos (`{ select }` or `{ include }`) for the rows of a page. */
-export type Selection = object;
-
-/** The page of a parent that is gone: no rows (what a findMany of its rows would have said). */
-export const emptyPage = <T>(resolved: { page: number; limit: number }): Page<T> =>
-  toPage<T>([], 0, resolved);

@@ -58,7 +58,6 @@ function productWhere(storeId: string, filter: ProductFilter): Prisma.ProductWhe
 export const productRows = storeRows<Product, ProductFilter, ProductSortField>({
   name: 'Product',
   model: (ctx) => ctx.prisma.product,
-  list: 'products',
   where: productWhere,
   defaultSort: 'createdAt',
 });

@@ -41,7 +41,6 @@ function reviewWhere(storeId: string, filter: ReviewFilter): Prisma.ReviewWhereI
 export const reviewRows = storeRows<Review, ReviewFilter, ReviewSortField>({
   name: 'Review',
   model: (ctx) => ctx.prisma.review,
-  list: 'reviews',
   where: reviewWhere,
   defaultSort: 'createdAt',
 });

@@ -54,7 +54,6 @@ function staffWhere(storeId: string, filter: StaffFilter): Prisma.StaffUserWhere
 export const staffRows = storeRows<StaffUser, StaffFilter, StaffSortField>({
   name: 'Staff member',
   model: (ctx) => ctx.prisma.staffUser,
-  list: 'staff',
   where: staffWhere,
   defaultSort: 'createdAt',
 });

@@ -5,9 +5,9 @@ import { builder, cacheableRead, type requireScope, type Types } from '../../bui
 import type { Context } from '../../context';
 import { lookup } from '../lookup';
 import { registerNode } from '../node-registry';
-import type { PageArgs, Selection } from '../pagination/page';
+import type { PageArgs } from '../pagination/page';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
-import type { SortArgs, StoreRows } from './rows';
+import type { Selection, SortArgs, StoreRows } from './rows';
 
 type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
 /** One argument per filter field, of the field's type: the arguments a resolver hands the rows. */

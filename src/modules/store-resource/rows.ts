@@ -1,15 +1,12 @@
-import type { Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import { notFound } from '../../errors';
 import {
   connectionOrder,
-  emptyPage,
   loadPage,
   type Page,
   type PageArgs,
-  type ResolvedPage,
+  pageWindow,
   resolvePage,
-  type Selection,
   type SortDirection,
 } from '../pagination/page';
 
@@ -29,24 +26,8 @@ export interface ModelReads<Row> {
   count(args: { where: object }): PromiseLike<number>;
 }
 
-/** The store's list relations (prisma/schema.prisma's `Store`): `products`, `orders`, `auditEntries`, ... */
-export type StoreList = keyof Prisma.StoreCountOutputType;
-
-/** A page of one of the store's lists and its total, in one statement (loadPage). */
-export async function storePage<Row, Sort extends string>(
-  ctx: Context,
-  storeId: string,
-  list: StoreList,
-  resolved: ResolvedPage<Sort>,
-  rows: { where: object } & Selection,
-): Promise<Page<Row>> {
-  const page = await loadPage<Row, Sort>(
-    resolved,
-    { reads: ctx.prisma.store, where: { id: storeId }, relation: list },
-    rows,
-  );
-  return page ?? emptyPage<Row>(resolved);
-}
+/** A Prisma selection from Pothos (`{ select }` or `{ include }`), merged into the reads' queries. */
+export type Selection = object;
 
 export interface SortArgs<Sort extends string> {
   sortBy?: Sort | null;
@@ -68,8 +49,6 @@ export function storeRows<Row, Filter, Sort extends string>(spec: {
   /** What the resource is called in a NOT_FOUND message: 'Category', 'Staff member'. */
   name: string;
   model: (ctx: Context) => ModelReads<Row>;
-  /** The same rows as the store's list relation, through which a page is read with its total. */
-  list: StoreList;
   /** The store's rows matching the filter; throws VALIDATION_ERROR for a filter out of bounds. */
   where: (storeId: string, filter: Filter) => object;
   defaultSort: Sort;
@@ -77,11 +56,16 @@ export function storeRows<Row, Filter, Sort extends string>(spec: {
   const { model, defaultSort } = spec;
   const where = (ctx: Context, filter: Filter) => spec.where(storeIdOf(ctx), filter);
   return {
-    page: (ctx, args, selection = {}) =>
-      storePage<Row, Sort>(ctx, storeIdOf(ctx), spec.list, resolvePage(args, defaultSort), {
-        ...selection,
-        where: where(ctx, args),
-      }),
+    async page(ctx, args, selection = {}) {
+      const filtered = where(ctx, args);
+      const page = resolvePage(args, defaultSort);
+      const rows = model(ctx);
+      return loadPage(
+        page,
+        rows.findMany({ ...selection, where: filtered, ...pageWindow(page) }),
+        rows.count({ where: filtered }),
+      );
+    },
     count: async (ctx, filter) => model(ctx).count({ where: where(ctx, filter) }),
     connection: async (ctx, query, args) =>
       model(ctx).findMany({ ...query, where: where(ctx, args), orderBy: connectionOrder(args, defaultSort) }),

@@ -1,12 +1,11 @@
-import type { WebhookDelivery } from '../../../prisma/generated/client/client';
 import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
 import type { Context } from '../../context';
 import { notFound } from '../../errors';
 import { emitEvent } from '../events/outbox';
-import { loadPage, type PageArgs, resolvePage } from '../pagination/page';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { writeStore } from '../store-writes';
 import { enqueueDeliveries } from './queue';
-import { assertWebhookAccess, endpointStateConflict, lockEndpoint } from './service';
+import { assertWebhookAccess, endpointStateConflict, findEndpoint, lockEndpoint } from './service';
 
 export const deliverySortFields = ['createdAt', 'updatedAt'] as const;
 export type DeliverySortField = (typeof deliverySortFields)[number];
@@ -18,17 +17,14 @@ export async function listDeliveries(
   args: PageArgs<DeliverySortField> & { status?: DeliveryStatus | null },
 ) {
   const storeId = assertWebhookAccess(ctx);
+  await findEndpoint(ctx, endpointId, storeId);
   const where = { endpointId, storeId, ...(args.status ? { status: args.status } : {}) };
-  const endpoint = {
-    reads: ctx.prisma.webhookEndpoint,
-    where: { id: endpointId, storeId },
-    relation: 'deliveries',
-  };
-  const page = await loadPage<WebhookDelivery, DeliverySortField>(resolvePage(args, 'createdAt'), endpoint, {
-    where,
-  });
-  if (!page) throw notFound('Webhook endpoint');
-  return page;
+  const page = resolvePage(args, 'createdAt');
+  return loadPage(
+    page,
+    ctx.prisma.webhookDelivery.findMany({ where, ...pageWindow(page) }),
+    ctx.prisma.webhookDelivery.count({ where }),
+  );
 }
 
 /** How far back `consecutiveFailures` looks: enough to say "many", bounded for an endpoint with years of history. */

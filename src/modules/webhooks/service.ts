@@ -5,8 +5,7 @@ import { AppError, notFound, stateConflict } from '../../errors';
 import { assertWebhookUrl } from '../../outbound-http/url-policy';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { type PageArgs, resolvePage } from '../pagination/page';
-import { storePage } from '../store-resource/rows';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { writeStore } from '../store-writes';
 import { planFeatures } from '../stores/plans';
 import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
@@ -85,11 +84,13 @@ export function endpointStateConflict(
 }
 
 export async function listEndpoints(ctx: Context, args: PageArgs<EndpointSortField>) {
-  const storeId = assertWebhookAccess(ctx);
+  const where = { storeId: assertWebhookAccess(ctx) };
   const page = resolvePage(args, 'createdAt');
-  return storePage<WebhookEndpoint, EndpointSortField>(ctx, storeId, 'webhookEndpoints', page, {
-    where: { storeId },
-  });
+  return loadPage(
+    page,
+    ctx.prisma.webhookEndpoint.findMany({ where, ...pageWindow(page) }),
+    ctx.prisma.webhookEndpoint.count({ where }),
+  );
 }
 
 export async function getEndpoint(ctx: Context, id: string) {
