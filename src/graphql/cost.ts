@@ -33,8 +33,45 @@ export interface QueryCost {
   budget?: { limit: number; remaining: number; windowSeconds: number };
 }
 
+/** Per operation, the requested cost by variables' JSON: a document asked again is not walked again. */
+const remembered = new WeakMap<OperationDefinitionNode, Map<string, number>>();
+const REMEMBERED_PER_OPERATION = 64;
+const REMEMBERED_VARIABLES_LENGTH = 512;
+
 /** The cost before running: an upper bound of what the operation may return. */
 export function requestedCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): number {
+  const key = variablesKey(variables);
+  if (key === undefined) return walkedCost(schema, document, operation, variables);
+  let byVariables = remembered.get(operation);
+  if (!byVariables) {
+    byVariables = new Map();
+    remembered.set(operation, byVariables);
+  }
+  let cost = byVariables.get(key);
+  if (cost === undefined) {
+    cost = walkedCost(schema, document, operation, variables);
+    if (byVariables.size >= REMEMBERED_PER_OPERATION) byVariables.clear();
+    byVariables.set(key, cost);
+  }
+  return cost;
+}
+
+/** Short variables as JSON; undefined for long ones (and for what JSON cannot write). */
+function variablesKey(variables: Record<string, unknown>): string | undefined {
+  try {
+    const key = JSON.stringify(variables);
+    return key.length <= REMEMBERED_VARIABLES_LENGTH ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function walkedCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
