@@ -34,9 +34,18 @@ export async function placeOrder(ctx: Context, input: unknown) {
     storeId,
     async (tx) => {
       const now = ctx.now();
-      const store = await tx.store.findUniqueOrThrow({ where: { id: storeId }, select: { currency: true } });
+      const store = await tx.store.findUniqueOrThrow({
+        where: { id: storeId },
+        select: {
+          currency: true,
+          products: {
+            where: { id: { in: fields.items.map((item) => item.productId) } },
+            select: { id: true, status: true, currency: true },
+          },
+        },
+      });
       const { email, customer } = await resolveCustomer(tx, storeId, fields);
-      await checkProducts(tx, storeId, store.currency, fields);
+      checkProducts(store, fields);
       const lines = await reserveStock(tx, storeId, fields);
       const subtotal = lines.reduce((sum, line) => sum + line.totalAmount, 0);
       if (subtotal > MAX_INT4) {
@@ -113,12 +122,15 @@ async function resolveCustomer(tx: Tx, storeId: string, fields: PlaceOrderInput)
   return { email: fields.email ?? customer.email, customer };
 }
 
-/** Every line names an active product of the store, priced in the store's currency. */
-async function checkProducts(tx: Tx, storeId: string, currency: string, fields: PlaceOrderInput) {
-  const products = await tx.product.findMany({
-    where: { storeId, id: { in: fields.items.map((item) => item.productId) } },
-    select: { id: true, status: true, currency: true },
-  });
+/**
+ * Every line names an active product of the store, priced in the store's currency (the store's row
+ * and the lines' products are read in one statement).
+ */
+function checkProducts(
+  store: { currency: string; products: Array<{ id: string; status: string; currency: string }> },
+  fields: PlaceOrderInput,
+) {
+  const { currency, products } = store;
   const byId = new Map(products.map((product) => [product.id, product]));
   const details: ErrorDetail[] = [];
   fields.items.forEach((item, index) => {
