@@ -3,39 +3,116 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   execute as executeWithGraphqlJs,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLError,
   type GraphQLSchema,
+  getOperationAST,
+  Kind,
+  locatedError,
+  type SelectionSetNode,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 
 /**
- * The pipeline's executor. A REST route's or MCP tool's fixed document runs as a function graphql-jit
- * compiled from it (once, on its first run): for the product page that is about three quarters of
- * graphql-js' CPU, Prisma included (BASELINE "graphql-jit for the doors' documents"), and the answer
- * is the same. Any other document — /graphql's, which clients vary without end, so compiling each
- * would cost more than it saves — runs on graphql-js. A maintained library: graphql-jit passes
- * graphql-js' own execution tests.
+ * The pipeline's executor. A document runs as a function graphql-jit compiled from it once it is
+ * known to be worth it: a REST route's or MCP tool's fixed document from its first run, a /graphql
+ * document from its HOT_AFTER-th (clients may vary documents without end; a compilation costs
+ * 2–3 ms, and saves about 0.4 ms on each run of the product page). Until then, and for a document
+ * graphql-jit cannot compile, graphql-js runs it. On the product page's document graphql-jit needs
+ * about half of what graphql-js spends above the resolvers' read (bench/executor.ts), with the same
+ * answer. A maintained library: graphql-jit is tested against graphql-js' own execution tests.
  */
-const fixedDocuments = new WeakSet<DocumentNode>();
-const compiled = new WeakMap<DocumentNode, { schema: GraphQLSchema; query: CompiledQuery | null }>();
+export const HOT_AFTER = 20;
 
-/** A door's fixed operation (src/graphql/operation.ts): the executor compiles it. */
+const fixedDocuments = new WeakSet<DocumentNode>();
+/** How often each /graphql document ran uncompiled (yoga's parser cache hands out one per text). */
+const runs = new WeakMap<DocumentNode, number>();
+const compiled = new WeakMap<
+  DocumentNode,
+  Map<string, { schema: GraphQLSchema; query: CompiledQuery | null }>
+>();
+
+/** A door's fixed operation (src/graphql/operation.ts): compiled from its first run. */
 export const markFixed = (document: DocumentNode): void => {
   fixedDocuments.add(document);
 };
 
 export function execute(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
-  const query = fixedDocuments.has(args.document) ? compiledQuery(args) : null;
+  const query = compiledQuery(args);
   if (!query) return executeWithGraphqlJs(args);
-  return query.query(args.rootValue, args.contextValue, args.variableValues ?? {});
+  const result = query.query(args.rootValue, args.contextValue, args.variableValues ?? {});
+  return result instanceof Promise ? result.then((done) => located(args, done)) : located(args, result);
 }
 
 function compiledQuery(args: ExecutionArgs): CompiledQuery | null {
-  let entry = compiled.get(args.document);
-  if (entry?.schema !== args.schema) {
-    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-    // A document graphql-jit cannot compile (it answers with errors instead) runs on graphql-js.
-    entry = { schema: args.schema, query: isCompiledQuery(result) ? result : null };
-    compiled.set(args.document, entry);
+  const { document, schema } = args;
+  const operationName = args.operationName ?? '';
+  const known = compiled.get(document)?.get(operationName);
+  if (known?.schema === schema) return known.query;
+  if (!fixedDocuments.has(document)) {
+    const count = (runs.get(document) ?? 0) + 1;
+    runs.set(document, count);
+    if (count < HOT_AFTER) return null;
   }
-  return entry.query;
+  const result = compileQuery(schema, document, args.operationName ?? undefined);
+  // A document graphql-jit cannot compile (it answers with errors instead) stays on graphql-js.
+  const query = isCompiledQuery(result) ? result : null;
+  let byOperation = compiled.get(document);
+  if (!byOperation) {
+    byOperation = new Map();
+    compiled.set(document, byOperation);
+  }
+  byOperation.set(operationName, { schema, query });
+  return query;
+}
+
+/**
+ * graphql-js gives an error raised in a resolver its field's node in the document (from which the
+ * error's `locations` come, also when our mask re-makes the error); graphql-jit gives it locations
+ * without nodes. The node is found again from the error's path, so an answer says the same whichever
+ * executor made it.
+ */
+function located(args: ExecutionArgs, result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.some((error) => !error.nodes && error.path)) return result;
+  const operation = getOperationAST(args.document, args.operationName);
+  if (!operation) return result;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of args.document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const errors = result.errors.map((error): GraphQLError => {
+    if (error.nodes || !error.path) return error;
+    const node = fieldAt(operation.selectionSet, error.path, fragments);
+    return node ? locatedError(error.originalError ?? error, [node], error.path) : error;
+  });
+  return { ...result, errors };
+}
+
+/** The field node a response path leads to (list indexes skipped; fragments looked through). */
+function fieldAt(
+  selectionSet: SelectionSetNode,
+  path: ReadonlyArray<string | number>,
+  fragments: Map<string, FragmentDefinitionNode>,
+): FieldNode | undefined {
+  const [key, ...rest] = path;
+  if (typeof key === 'number') return fieldAt(selectionSet, rest, fragments);
+  for (const selection of selectionSet.selections) {
+    let found: FieldNode | undefined;
+    if (selection.kind === Kind.FIELD) {
+      if ((selection.alias ?? selection.name).value !== key) continue;
+      const further = rest.filter((step) => typeof step === 'string');
+      found =
+        further.length === 0
+          ? selection
+          : selection.selectionSet && fieldAt(selection.selectionSet, rest, fragments);
+    } else {
+      const inner =
+        selection.kind === Kind.INLINE_FRAGMENT
+          ? selection.selectionSet
+          : fragments.get(selection.name.value)?.selectionSet;
+      found = inner && fieldAt(inner, path, fragments);
+    }
+    if (found) return found;
+  }
+  return undefined;
 }
