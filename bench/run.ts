@@ -11,6 +11,7 @@ const scenarios = [
   'tenant-isolation.ts',
   'page-statement.ts',
   'executor.ts',
+  'cost.ts',
   'peers.ts',
 ];
 for (const scenario of scenarios) {
