@@ -68,24 +68,31 @@ function compiledQuery(args: ExecutionArgs): CompiledQuery | null {
 }
 
 /**
- * graphql-js gives an error raised in a resolver its field's node in the document (from which the
- * error's `locations` come, also when our mask re-makes the error); graphql-jit gives it locations
- * without nodes. The node is found again from the error's path, so an answer says the same whichever
- * executor made it.
+ * A graphql-jit result as graphql-js would have made it, so an answer is the same, byte for byte,
+ * whichever executor made it: `errors` before `data` (graphql-jit writes them the other way round),
+ * and each error raised in a resolver with its field's node in the document, from which its
+ * `locations` come, also when our mask re-makes the error (graphql-jit gives it locations without
+ * nodes: the node is found again from the error's path).
  */
 function located(args: ExecutionArgs, result: ExecutionResult): ExecutionResult {
-  if (!result.errors?.some((error) => !error.nodes && error.path)) return result;
+  if (!result.errors) return result;
+  const { errors: raised, data, ...rest } = result;
+  const errors = withNodes(args, raised);
+  return { errors, data, ...rest };
+}
+
+function withNodes(args: ExecutionArgs, errors: ReadonlyArray<GraphQLError>): ReadonlyArray<GraphQLError> {
+  if (!errors.some((error) => !error.nodes && error.path)) return errors;
   const operation = getOperationAST(args.document, args.operationName);
-  if (!operation) return result;
+  if (!operation) return errors;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of args.document.definitions)
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  const errors = result.errors.map((error): GraphQLError => {
+  return errors.map((error): GraphQLError => {
     if (error.nodes || !error.path) return error;
     const node = fieldAt(operation.selectionSet, error.path, fragments);
     return node ? locatedError(error.originalError ?? error, [node], error.path) : error;
   });
-  return { ...result, errors };
 }
 
 /** The field node a response path leads to (list indexes skipped; fragments looked through). */
