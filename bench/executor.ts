@@ -6,6 +6,7 @@ import { connectDatabase } from '../src/db';
 import { execute } from '../src/graphql/executor';
 import { compileOperation } from '../src/graphql/operation';
 import { schema } from '../src/schema';
+import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 
 /**
@@ -59,22 +60,11 @@ withBenchDatabase('executor', async (databaseUrl) => {
         }),
     };
     const same = JSON.stringify(await execute(args())) === JSON.stringify(await executeWithGraphqlJs(args()));
-    const measure = async (way: Way, pages: number) => {
-      const before = process.cpuUsage();
-      await Promise.all(
-        Array.from({ length: IN_FLIGHT }, async () => {
-          for (let i = 0; i < pages / IN_FLIGHT; i++) await read[way]();
-        }),
-      );
-      const used = process.cpuUsage(before);
-      return (used.user + used.system) / 1000 / pages;
-    };
-    for (const way of [...WAYS, ...WAYS]) await measure(way, 400);
-    const rounds = Object.fromEntries(WAYS.map((way) => [way, [] as number[]])) as Record<Way, number[]>;
-    for (let round = 0; round < ROUNDS; round++)
-      for (const way of WAYS) rounds[way].push(await measure(way, PAGES));
-    const median = (values: number[]) =>
-      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+    const measured = await alternatingRounds(read, { rounds: ROUNDS, calls: PAGES, inFlight: IN_FLIGHT });
+    const rounds = Object.fromEntries(WAYS.map((way) => [way, measured[way].map((m) => m.cpu)])) as Record<
+      Way,
+      number[]
+    >;
     console.log(
       `Executing the REST product page's document in process, ${ROUNDS} alternating rounds of ${PAGES} pages, ${IN_FLIGHT} in flight (same answer: ${same ? 'yes' : 'NO'})`,
     );

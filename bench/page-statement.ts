@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { connectDatabase } from '../src/db';
+import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 
 /**
@@ -13,23 +13,6 @@ import { withBenchDatabase } from './database';
  *              not taken: it saves the API process a little and costs PostgreSQL more than that
  *              (planning and building the page as one JSONB value), and here both share two cores.
  */
-/** CPU time so far of every PostgreSQL process on this machine, in ms (the server is local). */
-function postgresCpuMs(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1]?.split(' ') ?? [];
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return ticks * 10;
-}
-
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PAGES = Number(process.env.BENCH_PAGES ?? 1600);
 const IN_FLIGHT = 8;
@@ -60,29 +43,7 @@ withBenchDatabase('page_statement', async (databaseUrl) => {
           select: { products: { where, ...page, include }, _count: { select: { products: { where } } } },
         }),
     };
-    const measure = async (way: Way, pages: number) => {
-      const before = process.cpuUsage();
-      const postgresBefore = postgresCpuMs();
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: IN_FLIGHT }, async () => {
-          for (let i = 0; i < pages / IN_FLIGHT; i++) await read[way]();
-        }),
-      );
-      const used = process.cpuUsage(before);
-      return {
-        cpu: (used.user + used.system) / 1000 / pages,
-        db: (postgresCpuMs() - postgresBefore) / pages,
-        wall: (performance.now() - started) / pages,
-      };
-    };
-    for (const way of [...WAYS, ...WAYS]) await measure(way, 400);
-    const rounds = Object.fromEntries(
-      WAYS.map((way) => [way, [] as Array<{ cpu: number; db: number; wall: number }>]),
-    ) as Record<Way, Array<{ cpu: number; db: number; wall: number }>>;
-    for (let round = 0; round < ROUNDS; round++)
-      for (const way of WAYS) rounds[way].push(await measure(way, PAGES));
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const rounds = await alternatingRounds(read, { rounds: ROUNDS, calls: PAGES, inFlight: IN_FLIGHT });
     const cpu = (way: Way) => median(rounds[way].map((r) => r.cpu));
     console.log(
       `Product page read (25 with category, and the total), ${ROUNDS} alternating rounds of ${PAGES} pages, ${IN_FLIGHT} in flight`,
