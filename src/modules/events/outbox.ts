@@ -23,5 +23,5 @@ export async function emitEvent(
     )
     SELECT event.id FROM event,
       LATERAL graphile_worker.add_job(${FAN_OUT_TASK}, json_build_object('eventId', event.id), job_key := event.id)`;
-  return (row as { id: string }).id;
+  return row.id;
 }

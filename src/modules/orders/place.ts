@@ -1,4 +1,4 @@
-import type { Coupon, Order, OrderItem, Prisma } from '../../../prisma/generated/client/client';
+import type { Coupon, Order, OrderItem } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, type ErrorDetail, validationError } from '../../errors';
@@ -83,11 +83,20 @@ export async function placeOrder(ctx: Context, input: unknown) {
  */
 async function insertOrder(
   tx: Tx,
-  order: Omit<Prisma.OrderUncheckedCreateInput, 'number' | 'createdAt' | 'updatedAt' | 'items'> & {
-    now: Date;
-    lines: ReservedLine[];
-  },
+  order: Pick<
+    Order,
+    | 'storeId'
+    | 'customerId'
+    | 'email'
+    | 'currency'
+    | 'subtotalAmount'
+    | 'discountAmount'
+    | 'totalAmount'
+    | 'couponId'
+    | 'note'
+  > & { now: Date; lines: ReservedLine[] },
 ): Promise<Order & { items: OrderItem[] }> {
+  // The lines come back in the order orderPayload shows them (orderItemOrder: name, then id).
   const [row] = await tx.$queryRaw<[Order & { items: OrderItem[] }]>`
     WITH numbered AS (
       UPDATE "Store" SET "nextOrderNumber" = "nextOrderNumber" + 1
@@ -108,7 +117,7 @@ async function insertOrder(
     )
     SELECT placed.*, (SELECT jsonb_agg(to_jsonb(lines) ORDER BY lines.name, lines.id) FROM lines) AS items
     FROM placed`;
-  return row as Order & { items: OrderItem[] };
+  return row;
 }
 
 /** The customer must belong to the store; the order's e-mail defaults to theirs. */
