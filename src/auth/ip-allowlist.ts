@@ -59,3 +59,28 @@ export function isAllowedAddress(allowlist: readonly string[], clientAddress: st
     return base.kind() === client.kind() && client.match(entry.range as never);
   });
 }
+
+/** An entry as the range of addresses it admits (an address is a range of one). */
+function rangeOf(value: string): [Address, number] | null {
+  const entry = parseEntry(value);
+  if (!entry) return null;
+  if (entry.kind === 'range') return entry.range;
+  return [entry.address, entry.address.kind() === 'ipv4' ? 32 : 128];
+}
+
+/**
+ * The entries of `inner` that admit an address none of `outer`'s entries admits: empty when every
+ * address `inner` lets in, `outer` lets in too. (Both lists non-empty; an empty list admits all.)
+ */
+export function uncoveredEntries(outer: readonly string[], inner: readonly string[]): string[] {
+  const outerRanges = outer.map(rangeOf).filter((range) => range !== null);
+  return inner.filter((value) => {
+    const range = rangeOf(value);
+    if (!range) return true;
+    const [base, bits] = range;
+    return !outerRanges.some(
+      ([outerBase, outerBits]) =>
+        outerBase.kind() === base.kind() && outerBits <= bits && base.match([outerBase, outerBits] as never),
+    );
+  });
+}

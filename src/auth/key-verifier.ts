@@ -84,6 +84,9 @@ function verifiedKey({ apiKey: key }: SecretRecord): VerifiedKey {
       environment: key.environment,
       scopes: new Set(key.scopes),
       canChangeOwner: key.canChangeOwner,
+      ipAllowlist: Object.freeze(key.ipAllowlist),
+      expiresAt: key.expiresAt,
+      usageLimit: key.usageLimit,
     }),
     usage: Object.freeze({
       id: key.id,

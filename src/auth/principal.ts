@@ -16,6 +16,10 @@ export interface ApiKeyPrincipal {
   scopes: ReadonlySet<string>;
   /** Made by an owner, the CLI or such a key: may change an OWNER (with every scope). */
   canChangeOwner: boolean;
+  /** The key's own bounds, which whatever it makes or loosens must stay within (credential-rights.ts). */
+  ipAllowlist: readonly string[];
+  expiresAt: Date | null;
+  usageLimit: number | null;
 }
 
 /** A staff member signed in to the dashboard; `scopes` are their role's (roleScopes). */
@@ -56,11 +60,6 @@ export function holdsPair(principal: Principal | null, pair: string): boolean {
   return principal?.scopes.has(pair) ?? false;
 }
 
-/** A key with every scope, an owner's or an admin's session. */
-export function holdsEveryScope(principal: Principal | null): boolean {
-  return principal !== null && allScopePairs().every((pair) => principal.scopes.has(pair));
-}
-
 /**
  * The refusal of a right the caller lacks, named as the caller knows it: a session by its role
  * (403 FORBIDDEN, "The STAFF role may not PRODUCTS:DELETE"), a key by its scopes (403 INSUFFICIENT_SCOPE).
@@ -76,19 +75,6 @@ export function refusal(
     'INSUFFICIENT_SCOPE',
     keyMessage ?? `This API key lacks the required scope${right ? ` ${right}` : ''}`,
   );
-}
-
-/**
- * Whether the caller may give a staff member `role`, set the password of one who has it, or (for an
- * OWNER) change, deactivate or remove them. Owners and admins can sign in and grant any scope, so
- * only a caller holding every scope makes or empowers one (else a key could get round "a key grants
- * only what it holds"); and only an owner changes the owner (spec/dashboard.md), so among sessions
- * only an OWNER's may touch an OWNER.
- */
-export function mayManageStaffWithRole(principal: Principal | null, role: StaffRole): boolean {
-  if (role === 'STAFF') return true;
-  if (!holdsEveryScope(principal)) return false;
-  return role !== 'OWNER' || mayChangeOwner(principal);
 }
 
 /**

@@ -118,6 +118,9 @@ describe('the webhook gate reads the plan, whoever calls', () => {
     environment: 'production',
     scopes: new Set(allScopePairs()),
     canChangeOwner: true,
+    ipAllowlist: [],
+    expiresAt: null,
+    usageLimit: null,
   });
   const session = (plan: Plan): Principal => ({
     kind: 'session',

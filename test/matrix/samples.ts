@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { roleScopes } from '../../src/auth/roles';
+import { toScopeObjects } from '../../src/auth/scopes';
 import type { Db } from '../../src/db';
 import { makeKey } from '../helpers/factories';
 
@@ -6,6 +8,11 @@ import { makeKey } from '../helpers/factories';
 export interface Sample {
   params: Record<string, string>;
   body?: unknown;
+  /**
+   * Pairs a caller needs beyond the route's own for the credential rule to let this request through
+   * (inviting a STAFF member needs the STAFF role's rights): the scope matrix grants them too.
+   */
+  needs?: string[];
 }
 
 /** A GraphQL request for a root field that no REST route runs. */
@@ -48,7 +55,9 @@ function recordsOf(db: Db, storeId: string) {
         data: { storeId, email: `s-${tag()}@example.test`, name: 'Sam', role: 'STAFF' },
       })
     ).id;
-  const apiKey = async () => (await makeKey(db, storeId)).keyId;
+  /** A key with every scope, or (for the requests the credential rule judges) only the pairs given. */
+  const apiKey = async (pairs?: string[]) =>
+    (await makeKey(db, storeId, pairs ? { scopes: toScopeObjects(pairs) } : {})).keyId;
   const order = async (status: 'pending' | 'paid' = 'pending') => {
     const store = await db.store.update({
       where: { id: storeId },
@@ -155,16 +164,30 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'GET /analytics/summary': none,
     'GET /api-key': none,
     'GET /api-key/stats': none,
-    'GET /api-key/{keyId}': withId(apiKey, 'keyId'),
+    'GET /api-key/{keyId}': withId(() => apiKey(), 'keyId'),
     'POST /api-key': withBody(() => ({
       keyName: `made ${tag()}`,
       environment: 'production',
       scopes: [{ resource: 'API_KEYS', actions: ['WRITE'] }],
     })),
-    'PATCH /api-key/{keyId}': withId(apiKey, 'keyId', () => ({ keyName: 'renamed' })),
-    'POST /api-key/{keyId}/revoke': withId(apiKey, 'keyId', () => ({})),
-    'POST /api-key/{keyId}/rotate': withId(apiKey, 'keyId', () => ({})),
-    'DELETE /api-key/{keyId}': withId(apiKey, 'keyId'),
+    // Changing or rotating a key needs every right it holds (README "Security model"): these targets
+    // hold only the route's own pair. Revoking and deleting take rights away: their targets hold all.
+    'PATCH /api-key/{keyId}': withId(
+      () => apiKey(['API_KEYS:UPDATE']),
+      'keyId',
+      () => ({ keyName: 'renamed' }),
+    ),
+    'POST /api-key/{keyId}/revoke': withId(
+      () => apiKey(),
+      'keyId',
+      () => ({}),
+    ),
+    'POST /api-key/{keyId}/rotate': withId(
+      () => apiKey(['API_KEYS:WRITE']),
+      'keyId',
+      () => ({}),
+    ),
+    'DELETE /api-key/{keyId}': withId(() => apiKey(), 'keyId'),
     'GET /audit-log': none,
     'GET /category': none,
     'GET /category/{id}': withId(category),
@@ -199,7 +222,11 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'DELETE /review/{id}': withId(review),
     'GET /staff': none,
     'GET /staff/{id}': withId(staff),
-    'POST /staff': withBody(() => ({ email: `new-${tag()}@example.test`, name: 'Nell', role: 'STAFF' })),
+    'POST /staff': async () => ({
+      params: {},
+      body: { email: `new-${tag()}@example.test`, name: 'Nell', role: 'STAFF' },
+      needs: [...roleScopes('STAFF')],
+    }),
     'PATCH /staff/{id}': withId(staff, 'id', () => ({ name: 'Renamed' })),
     'DELETE /staff/{id}': withId(staff),
     'GET /store/webhooks/endpoints': none,

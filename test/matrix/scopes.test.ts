@@ -26,10 +26,13 @@ const scoped = routesUnderTest.filter((entry) => entry.scope !== null);
 const keyWith = async (pairs: string[]) =>
   (await makeKey(server.prisma, storeId, { scopes: toScopeObjects(pairs) })).secret;
 
-async function call(entry: RouteUnderTest, key: string) {
+async function sampleOf(entry: RouteUnderTest): Promise<Sample> {
   const make = samples[entry.name];
   if (!make) throw new Error(`no sample request for ${entry.name}: add one to test/matrix/samples.ts`);
-  const sample = await make();
+  return make();
+}
+
+async function call(entry: RouteUnderTest, key: string, sample: Sample) {
   const body = sample.body === undefined ? undefined : JSON.stringify(sample.body);
   const res = await server.request(pathOf(entry.route, sample.params), {
     method: entry.route.method,
@@ -59,15 +62,20 @@ describe('REST scope matrix', () => {
     '%s refuses a key without %s',
     async (_name, scope, entry) => {
       const key = await keyWith(allScopePairs().filter((pair) => pair !== scope));
-      const { status, body } = await call(entry, key);
+      const { status, body } = await call(entry, key, await sampleOf(entry));
       expect({ status, code: body?.code }).toEqual({ status: 403, code: 'INSUFFICIENT_SCOPE' });
     },
   );
 
   it.each(scoped.map((entry) => [entry.name, entry.scope, entry] as const))(
-    '%s accepts a key holding only %s',
+    '%s accepts a key holding only %s (and what the credential rule needs of that request)',
     async (_name, scope, entry) => {
-      const { status, body } = await call(entry, await keyWith([scope as string]));
+      const sample = await sampleOf(entry);
+      const { status, body } = await call(
+        entry,
+        await keyWith([scope as string, ...(sample.needs ?? [])]),
+        sample,
+      );
       expect({ status, code: body?.code }).toEqual({
         status: entry.route.status ?? (entry.route.result.kind === 'empty' ? 204 : 200),
         code: undefined,

@@ -1,3 +1,6 @@
+import { OWNER_RIGHT } from '../../src/auth/credential-rights';
+import { roleScopes } from '../../src/auth/roles';
+import { toScopeObjects } from '../../src/auth/scopes';
 import { allScopes, makeKey, makeStore } from '../helpers/factories';
 import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -426,7 +429,7 @@ describe('staff list', () => {
   });
 });
 
-describe('making owners and admins is not a way around “a key grants only what it holds”', () => {
+describe('the credential rule: a caller empowers a staff member only with every right of their role', () => {
   let store: Awaited<ReturnType<typeof freshStore>>;
   let staffKey: string;
   beforeAll(async () => {
@@ -437,18 +440,65 @@ describe('making owners and admins is not a way around “a key grants only what
       })
     ).secret;
   });
+  const staffOf = () =>
+    server.prisma.staffUser.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } });
 
-  it('lets a key with only the staff scopes invite and manage STAFF members', async () => {
-    const member = await invite(staffKey, {
+  it('refuses a key with only the staff scopes to invite a STAFF member or set one’s password: the role reads orders and customers, which the key cannot', async () => {
+    const member = await invite(store.key, { email: email('plain'), name: 'Plain', role: 'STAFF' });
+    const before = await staffOf();
+    for (const [method, path, body] of [
+      [
+        'POST',
+        '/api/v1/staff',
+        { email: email('mine'), name: 'Mine', role: 'STAFF', password: 'a long password 1' },
+      ],
+      ['POST', '/api/v1/staff', { email: email('mine'), name: 'Mine', role: 'STAFF' }],
+      ['PATCH', `/api/v1/staff/${member.id}`, { password: 'another long password' }],
+    ] as const) {
+      const res = await send(staffKey, method, path, body);
+      const json = await res.json();
+      expect({ status: res.status, code: json.code }).toEqual({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+      expect(json.message).toMatch(
+        /^This API key cannot (invite a STAFF member|set the password of a STAFF member): it lacks /,
+      );
+      expect(json.message).toContain('ORDERS:READ');
+      expect(json.details).toContainEqual({ path: 'rights', message: 'CUSTOMERS:READ' });
+    }
+    expect(await staffOf()).toEqual(before);
+    expect(
+      await server.prisma.auditEntry.count({
+        where: { storeId: store.id, action: { startsWith: 'staff.' } },
+      }),
+    ).toBe(1);
+  });
+
+  it('lets a key holding the STAFF role’s rights invite and manage STAFF members, and renaming or deactivating needs no more', async () => {
+    const keyWithRole = (
+      await makeKey(server.prisma, store.id, {
+        scopes: toScopeObjects([...roleScopes('STAFF'), 'STAFF:WRITE', 'STAFF:UPDATE']),
+      })
+    ).secret;
+    const member = await invite(keyWithRole, {
       email: email('plain'),
       name: 'Plain',
       role: 'STAFF',
       password: 'a long password 1',
     });
-    const res = await send(staffKey, 'PATCH', `/api/v1/staff/${member.id}`, {
+    const res = await send(keyWithRole, 'PATCH', `/api/v1/staff/${member.id}`, {
       password: 'another long password',
     });
     expect(res.status).toBe(200);
+    const admin = await invite(store.key, { email: email('adm'), name: 'Adm', role: 'ADMIN' });
+    for (const body of [{ name: 'Renamed' }, { isActive: false }]) {
+      expect((await send(staffKey, 'PATCH', `/api/v1/staff/${admin.id}`, body)).status).toBe(200);
+    }
+    // Reactivating gives the ADMIN's rights back: only a caller holding them may.
+    const back = await send(keyWithRole, 'PATCH', `/api/v1/staff/${admin.id}`, { isActive: true });
+    expect(back.status).toBe(403);
+    expect((await back.json()).message).toMatch(/^This API key cannot reactivate an ADMIN: it lacks /);
+    expect((await send(store.key, 'PATCH', `/api/v1/staff/${admin.id}`, { isActive: true })).status).toBe(
+      200,
+    );
   });
 
   it.each([
@@ -484,7 +534,7 @@ describe('making owners and admins is not a way around “a key grants only what
   });
 
   it('refuses to promote a member to ADMIN, and a key with every scope may', async () => {
-    const member = await invite(staffKey, { email: email('promo'), name: 'Promo', role: 'STAFF' });
+    const member = await invite(store.key, { email: email('promo'), name: 'Promo', role: 'STAFF' });
     const refused = await send(staffKey, 'PATCH', `/api/v1/staff/${member.id}`, { role: 'ADMIN' });
     expect(refused.status).toBe(403);
     const allowed = await send(store.key, 'PATCH', `/api/v1/staff/${member.id}`, { role: 'ADMIN' });
@@ -516,7 +566,7 @@ describe('only an owner changes the owner (dashboard sessions)', () => {
     ['change an OWNER', 'PATCH', { password: 'taken over now!' }, ownerPath],
     ['remove an OWNER', 'DELETE', undefined, ownerPath],
   ] as const)(
-    'an ADMIN may not %s (%s %j): 403 FORBIDDEN, nothing written',
+    'an ADMIN may not %s (%s %j): 403 INSUFFICIENT_SCOPE naming the owner’s right, nothing written',
     async (what, method, body, path) => {
       const store = await freshStore();
       // A second owner, so that only the role rule (not the last-owner rule) can refuse.
@@ -527,8 +577,8 @@ describe('only an owner changes the owner (dashboard sessions)', () => {
       const json = await res.json();
       expect({ status: res.status, code: json.code, message: json.message }).toEqual({
         status: 403,
-        code: 'FORBIDDEN',
-        message: `The ADMIN role may not ${what}`,
+        code: 'INSUFFICIENT_SCOPE',
+        message: `The ADMIN role cannot ${what}: it lacks ${OWNER_RIGHT}`,
       });
       expect(await staffOf(store.id)).toEqual(before);
     },
@@ -540,7 +590,9 @@ describe('only an owner changes the owner (dashboard sessions)', () => {
     const member = await invite(store.key, { email: email('m'), name: 'M', role: 'STAFF' });
     const promote = await asSession(token, 'PATCH', `/api/v1/staff/${member.id}`, { role: 'OWNER' });
     expect(promote.status).toBe(403);
-    expect((await promote.json()).message).toBe('The ADMIN role may not make a staff member OWNER');
+    expect((await promote.json()).message).toBe(
+      `The ADMIN role cannot make a staff member OWNER: it lacks ${OWNER_RIGHT}`,
+    );
 
     const admin = await asSession(token, 'POST', '/api/v1/staff', {
       email: email('adm'),
@@ -622,7 +674,7 @@ describe('only an owner changes the owner (dashboard sessions)', () => {
       expect(res.status).toBe(403);
       expect(await res.json()).toMatchObject({
         code: 'INSUFFICIENT_SCOPE',
-        message: expect.stringMatching(/made by an admin/),
+        message: `This API key cannot change an OWNER: it lacks ${OWNER_RIGHT}`,
       });
     }
     const owner = await signInAs(server, store.id, 'OWNER');

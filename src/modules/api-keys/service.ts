@@ -1,8 +1,9 @@
-import type { Prisma } from '../../../prisma/generated/client/client';
+import type { ApiKey, Prisma } from '../../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus } from '../../../prisma/generated/client/enums';
 import { generateApiKeySecret, hashSecret, lastFour } from '../../auth/api-key-secret';
-import { holdsPair, mayChangeOwner, refusal } from '../../auth/principal';
-import { type ScopeObject, toScopePairs } from '../../auth/scopes';
+import { assertHoldsRights, type Rights, rightsOfKey } from '../../auth/credential-rights';
+import { mayChangeOwner } from '../../auth/principal';
+import { toScopePairs } from '../../auth/scopes';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
@@ -29,22 +30,6 @@ export function assertApiAccess(ctx: Context): string {
   return storeId;
 }
 
-/**
- * A caller may only grant (resource, action) pairs it holds itself: a key its scopes, a session its
- * role's (owners and admins hold them all).
- */
-function assertMayGrant(ctx: Context, scopes: ScopeObject[] | undefined): void {
-  if (!scopes) return;
-  const missing = toScopePairs(scopes).filter((pair) => !holdsPair(ctx.principal, pair));
-  if (missing.length > 0) {
-    throw refusal(
-      ctx.principal,
-      `grant ${missing.join(', ')}`,
-      `A key cannot grant scopes it does not hold: ${missing.join(', ')}`,
-    );
-  }
-}
-
 async function findKey(ctx: Context, keyId: string, storeId: string) {
   const key = await ctx.prisma.apiKey.findFirst({ where: { id: keyId, storeId } });
   if (!key) throw notFound('API key');
@@ -57,43 +42,66 @@ interface Expectation {
   refusal: (current: ApiKeyStatus) => string;
 }
 
+/** A change of a key: what is written, what the audit says, and what it asks first. */
+interface KeyChange {
+  data: Prisma.ApiKeyUpdateManyMutationInput;
+  audit: { action: string; details: Prisma.InputJsonValue };
+  /** The status the change needs; absent: any. */
+  expected?: Expectation;
+  /**
+   * The credential rule, for a change that may give the key's holder more (rotate, update, reactivate):
+   * what the caller does, and the key's rights afterwards, judged on the key as locked.
+   */
+  empowers?: { what: string; after: (key: ApiKey) => Rights };
+  alsoInTx?: (tx: Tx) => Promise<void>;
+}
+
 /**
- * Writes a change to a key as one conditional statement (`WHERE status …` when `expected` is given),
- * then what `alsoInTx` adds and the audit entry, in one transaction, then tells every API process to
- * drop the key from its verified-key cache. Of concurrent changes the first to be written wins; one
- * the key no longer allows is 409 API_KEY_STATE_CONFLICT naming the status it has now.
+ * Writes a change to a key as one conditional statement (`WHERE status …` when expected), then what
+ * `alsoInTx` adds and the audit entry, in one transaction, then tells every API process to drop the key
+ * from its verified-key cache. Of concurrent changes the first to be written wins; one the key no
+ * longer allows is 409 API_KEY_STATE_CONFLICT naming the status it has now. A change that empowers
+ * first locks the key and asks the credential rule about the key as it is then and as it would be.
  */
-async function changeKey(
-  ctx: Context,
-  storeId: string,
-  keyId: string,
-  data: Prisma.ApiKeyUpdateManyMutationInput,
-  audit: { action: string; details: Prisma.InputJsonValue },
-  expected?: Expectation,
-  alsoInTx?: (tx: Tx) => Promise<void>,
-) {
+async function changeKey(ctx: Context, storeId: string, keyId: string, change: KeyChange) {
   const key = await writeStore(ctx, storeId, async (tx) => {
-    const where = { id: keyId, storeId, ...(expected ? { status: expected.status } : {}) };
-    const { count } = await tx.apiKey.updateMany({ where, data });
+    if (change.empowers) {
+      const current = await lockKey(tx, storeId, keyId);
+      assertHoldsRights(
+        ctx.principal,
+        [rightsOfKey(current), change.empowers.after(current)],
+        change.empowers.what,
+      );
+    }
+    const where = { id: keyId, storeId, ...(change.expected ? { status: change.expected.status } : {}) };
+    const { count } = await tx.apiKey.updateMany({ where, data: change.data });
     if (count === 0) {
       const current = await tx.apiKey.findFirst({ where: { id: keyId, storeId }, select: { status: true } });
       if (!current) throw notFound('API key');
-      throw stateConflict('API_KEY_STATE_CONFLICT', expected?.refusal(current.status) ?? 'Conflict', {
+      throw stateConflict('API_KEY_STATE_CONFLICT', change.expected?.refusal(current.status) ?? 'Conflict', {
         status: current.status,
       });
     }
     // The update holds the key's row lock from here to the commit.
-    await alsoInTx?.(tx);
+    await change.alsoInTx?.(tx);
     await recordAudit(tx, ctx, {
-      action: audit.action,
+      action: change.audit.action,
       targetType: 'api_key',
       targetId: keyId,
-      details: audit.details,
+      details: change.audit.details,
     });
     return tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
   });
   await ctx.invalidateAuth({ keyId });
   return key;
+}
+
+/** The key as it is now, its row locked to the commit: what the rule judges is what the change changes. */
+async function lockKey(tx: Tx, storeId: string, keyId: string): Promise<ApiKey> {
+  const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM "ApiKey" WHERE id = ${keyId} AND "storeId" = ${storeId} FOR UPDATE`;
+  if (locked.length === 0) throw notFound('API key');
+  return tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
 }
 
 const notRevoked = (refusal: string): Expectation => ({ status: { not: 'revoked' }, refusal: () => refusal });
@@ -139,14 +147,27 @@ export async function getApiKey(ctx: Context, keyId: string) {
 export async function createApiKey(ctx: Context, input: unknown) {
   const storeId = assertApiAccess(ctx);
   const fields = parseInput(newApiKeyInput(ctx.now()), input, 'input');
-  assertMayGrant(ctx, fields.scopes);
   const principal = ctx.principal;
+  const canChangeOwner = mayChangeOwner(principal);
+  assertHoldsRights(
+    principal,
+    [
+      rightsOfKey({
+        scopes: toScopePairs(fields.scopes),
+        canChangeOwner,
+        ipAllowlist: fields.ipAllowlist ?? [],
+        expiresAt: fields.expiresAt ?? null,
+        usageLimit: fields.usageLimit ?? null,
+      }),
+    ],
+    'create this key',
+  );
   return writeStore(ctx, storeId, async (tx) => {
     const issued = await issueApiKey(tx, storeId, fields, {
       now: ctx.now(),
       createdByKeyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
       createdByStaffId: principal?.kind === 'session' ? principal.staffUserId : undefined,
-      canChangeOwner: mayChangeOwner(principal),
+      canChangeOwner,
     });
     const key = await tx.apiKey.findUniqueOrThrow({ where: { id: issued.keyId } });
     await recordAudit(tx, ctx, {
@@ -162,7 +183,6 @@ export async function createApiKey(ctx: Context, input: unknown) {
 export async function updateApiKey(ctx: Context, keyId: string, input: unknown) {
   const storeId = assertApiAccess(ctx);
   const fields = parseInput(apiKeyUpdateInput(ctx.now()), input, 'input');
-  assertMayGrant(ctx, fields.scopes);
   const data: Prisma.ApiKeyUpdateManyMutationInput = {
     ...(fields.keyName !== undefined ? { keyName: fields.keyName } : {}),
     ...(fields.scopes !== undefined ? { scopes: toScopePairs(fields.scopes) } : {}),
@@ -172,14 +192,27 @@ export async function updateApiKey(ctx: Context, keyId: string, input: unknown) 
     ...(fields.isActive !== undefined ? { status: fields.isActive ? 'active' : 'inactive' } : {}),
     updatedAt: ctx.now(),
   };
-  return changeKey(
-    ctx,
-    storeId,
-    keyId,
+  const { isActive, ...others } = fields;
+  // Deactivating only takes rights away; every other change is judged by the credential rule.
+  const onlyDeactivates = isActive === false && Object.keys(others).length === 0;
+  return changeKey(ctx, storeId, keyId, {
     data,
-    { action: 'api_key.updated', details: { changed: Object.keys(fields) } },
-    fields.isActive !== undefined ? activation(fields.isActive) : undefined,
-  );
+    audit: { action: 'api_key.updated', details: { changed: Object.keys(fields) } },
+    expected: isActive !== undefined ? activation(isActive) : undefined,
+    empowers: onlyDeactivates
+      ? undefined
+      : {
+          what: isActive ? 'reactivate this key' : 'change this key',
+          after: (key) =>
+            rightsOfKey({
+              scopes: fields.scopes !== undefined ? toScopePairs(fields.scopes) : key.scopes,
+              canChangeOwner: key.canChangeOwner,
+              ipAllowlist: fields.ipAllowlist !== undefined ? (fields.ipAllowlist ?? []) : key.ipAllowlist,
+              expiresAt: fields.expiresAt !== undefined ? fields.expiresAt : key.expiresAt,
+              usageLimit: fields.usageLimit !== undefined ? fields.usageLimit : key.usageLimit,
+            }),
+        },
+  });
 }
 
 /** Revocation holds at once, or when the grace period given now ends; then `API_KEY_REVOKED`. */
@@ -187,14 +220,14 @@ export async function revokeApiKey(ctx: Context, keyId: string, input: unknown) 
   const storeId = assertApiAccess(ctx);
   const { gracePeriodSeconds } = parseInput(graceInput(REVOKE_DEFAULT_GRACE_SECONDS), input ?? {}, 'input');
   const effectiveAt = new Date(ctx.now().getTime() + gracePeriodSeconds * 1000);
-  return changeKey(
-    ctx,
-    storeId,
-    keyId,
-    { status: 'revoked', revokedAt: effectiveAt, updatedAt: ctx.now() },
-    { action: 'api_key.revoked', details: { gracePeriodSeconds, effectiveAt: effectiveAt.toISOString() } },
-    notRevoked('The API key is already revoked'),
-  );
+  return changeKey(ctx, storeId, keyId, {
+    data: { status: 'revoked', revokedAt: effectiveAt, updatedAt: ctx.now() },
+    audit: {
+      action: 'api_key.revoked',
+      details: { gracePeriodSeconds, effectiveAt: effectiveAt.toISOString() },
+    },
+    expected: notRevoked('The API key is already revoked'),
+  });
 }
 
 /**
@@ -210,17 +243,16 @@ export async function rotateApiKey(ctx: Context, keyId: string, input: unknown) 
   const secret = generateApiKeySecret();
   // Rotations of one key are written one after another (the key's row lock); each keeps its secret
   // working through the grace its successor gives it.
-  const key = await changeKey(
-    ctx,
-    storeId,
-    keyId,
-    { lastFour: lastFour(secret), rotatedAt: now, updatedAt: now },
-    {
+  const key = await changeKey(ctx, storeId, keyId, {
+    data: { lastFour: lastFour(secret), rotatedAt: now, updatedAt: now },
+    audit: {
       action: 'api_key.rotated',
       details: { gracePeriodSeconds, oldSecretValidUntil: graceEndsAt.toISOString() },
     },
-    notRevoked('A revoked key cannot be rotated'),
-    async (tx) => {
+    expected: notRevoked('A revoked key cannot be rotated'),
+    // A new secret hands over everything the key holds.
+    empowers: { what: 'rotate this key', after: rightsOfKey },
+    alsoInTx: async (tx) => {
       await tx.apiKeySecret.updateMany({
         where: { apiKeyId: keyId, graceEndsAt: null },
         data: { graceEndsAt },
@@ -233,7 +265,7 @@ export async function rotateApiKey(ctx: Context, keyId: string, input: unknown) 
         data: { apiKeyId: keyId, hash: hashSecret(secret), lastFour: lastFour(secret) },
       });
     },
-  );
+  });
   return { ...key, secret };
 }
 

@@ -1,7 +1,7 @@
 import type { Prisma, StaffUser } from '../../../prisma/generated/client/client';
 import type { StaffRole } from '../../../prisma/generated/client/enums';
+import { assertHoldsRights, type Rights, rightsOfRole } from '../../auth/credential-rights';
 import { hashPassword } from '../../auth/password';
-import { holdsEveryScope, mayManageStaffWithRole, refusal } from '../../auth/principal';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
@@ -112,28 +112,41 @@ const conflictingEmail = (email: string) =>
   new AppError('CONFLICT', `This store already has a staff member with e-mail ${email}`);
 
 /**
- * Making someone an ADMIN or OWNER, setting such a user's password, and changing or removing an
- * OWNER: principal.ts decides who may (a key holding every scope; among sessions, owners and admins,
- * and for an OWNER only an owner).
+ * The credential rule for staff (src/auth/credential-rights.ts): each change that could give a staff
+ * member more asks that the caller hold every right of the role involved. Checked in order; the first
+ * the caller fails names what it is refused.
  */
-function assertMayManage(ctx: Context, role: StaffRole, what: string): void {
-  if (mayManageStaffWithRole(ctx.principal, role)) return;
-  const { principal } = ctx;
-  const madeByNonOwner =
-    principal?.kind === 'apiKey' && holdsEveryScope(principal) && !principal.canChangeOwner;
-  throw refusal(
-    principal,
-    what,
-    madeByNonOwner
-      ? `This API key was made by an admin (or by a key an admin made), who may not ${what}`
-      : `Only a key holding every scope can ${what}`,
-  );
+function assertMayEmpower(ctx: Context, checks: ReadonlyArray<{ what: string; rights: Rights[] }>): void {
+  for (const { what, rights } of checks) assertHoldsRights(ctx.principal, rights, what);
+}
+
+const aMember = (role: StaffRole) => (role === 'STAFF' ? 'a STAFF member' : `an ${role}`);
+
+/** What a change of a member asks of the caller: the rights of every role the member has or gets. */
+function changeChecks(
+  existing: StaffMember,
+  fields: { role?: StaffRole; isActive?: boolean; password?: string | null },
+): Array<{ what: string; rights: Rights[] }> {
+  const role = fields.role ?? existing.role;
+  const checks: Array<{ what: string; rights: Rights[] }> = [];
+  // Changing the owner stays the owner's, whatever is changed.
+  if (existing.role === 'OWNER') checks.push({ what: 'change an OWNER', rights: [rightsOfRole('OWNER')] });
+  if (fields.role !== undefined && fields.role !== existing.role)
+    checks.push({
+      what: `make a staff member ${fields.role}`,
+      rights: [rightsOfRole(existing.role), rightsOfRole(fields.role)],
+    });
+  if (fields.isActive === true && !existing.isActive)
+    checks.push({ what: `reactivate ${aMember(role)}`, rights: [rightsOfRole(role)] });
+  if (fields.password)
+    checks.push({ what: `set the password of ${aMember(role)}`, rights: [rightsOfRole(role)] });
+  return checks;
 }
 
 export async function inviteStaff(ctx: Context, input: unknown) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(inviteStaffInput, input, 'input');
-  assertMayManage(ctx, fields.role, `invite an ${fields.role}`);
+  assertMayEmpower(ctx, [{ what: `invite ${aMember(fields.role)}`, rights: [rightsOfRole(fields.role)] }]);
   const passwordHash = fields.password ? await hashPassword(fields.password) : null;
   return writeStore(ctx, storeId, async (tx) => {
     // A clear message first; the unique index still settles a concurrent invite (409 via the classifier).
@@ -176,19 +189,12 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
     // Owners are locked before the target is read, so the check and the change see the same owners.
     const owners = demoted || deactivated ? await lockOwners(tx, storeId) : [];
     const existing = await lockMember(tx, storeId, id);
-    if (existing.role === 'OWNER') assertMayManage(ctx, 'OWNER', 'change an OWNER');
+    assertMayEmpower(ctx, changeChecks(existing, fields));
     if (fields.isActive !== undefined && fields.isActive === existing.isActive) {
       const state = existing.isActive ? 'active' : 'inactive';
       throw stateConflict('STAFF_STATE_CONFLICT', `The staff member is already ${state}`, {
         isActive: existing.isActive,
       });
-    }
-    if (fields.role !== undefined && fields.role !== existing.role) {
-      assertMayManage(ctx, fields.role, `make a staff member ${fields.role}`);
-    }
-    if (passwordHash !== undefined) {
-      const role = fields.role ?? existing.role;
-      assertMayManage(ctx, role, `set the password of an ${role}`);
     }
     if (existing.role === 'OWNER' && (demoted || deactivated)) {
       const others = assertNotLastOwner(owners, id, deactivated ? 'deactivated' : 'demoted');
@@ -234,7 +240,7 @@ export async function removeStaff(ctx: Context, id: string) {
     const owners = await lockOwners(tx, storeId);
     const existing = await lockMember(tx, storeId, id);
     if (existing.role === 'OWNER') {
-      assertMayManage(ctx, 'OWNER', 'remove an OWNER');
+      assertMayEmpower(ctx, [{ what: 'remove an OWNER', rights: [rightsOfRole('OWNER')] }]);
       const others = assertNotLastOwner(owners, id, 'removed');
       await handOverPrimaryOwner(tx, storeId, id, others);
     }
