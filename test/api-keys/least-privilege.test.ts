@@ -201,7 +201,7 @@ describe('only the owner rotates or loosens a key that may change the owner', ()
     const before = await snapshot(store.id);
     await expectRefused(
       await asSession(token, 'POST', `/api/v1/api-key/${ownersKey.keyId}/rotate`, {}),
-      new RegExp(`^The ADMIN role cannot rotate this key: it lacks ${escape(OWNER_RIGHT)}$`),
+      new RegExp(`^The ADMIN role cannot rotate this key: it lacks ${literally(OWNER_RIGHT)}$`),
     );
     await expectRefused(
       await asSession(token, 'PATCH', `/api/v1/api-key/${partial.keyId}`, { scopes: allScopes() }),
@@ -224,4 +224,4 @@ describe('only the owner rotates or loosens a key that may change the owner', ()
   });
 });
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
