@@ -2,6 +2,7 @@ import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphil
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
+import type { SecretBox } from '../src/auth/secret-box';
 import type { Config } from '../src/config';
 import type { DatabaseAvailability } from '../src/db/availability';
 import { isDatabaseUnavailable } from '../src/errors';
@@ -9,7 +10,6 @@ import { FAN_OUT_TASK } from '../src/modules/events/outbox';
 import { createFanOut } from '../src/modules/webhooks/fan-out';
 import { DELIVER_TASK, SEND_EMAIL_TASK } from '../src/modules/webhooks/queue';
 import { createAttemptRecorder } from '../src/modules/webhooks/record';
-import type { SecretBox } from '../src/modules/webhooks/secret';
 import { webhookServicesFrom } from '../src/modules/webhooks/services';
 import { createWebhookHttpClient, type WebhookHttpClient } from '../src/outbound-http/http-client';
 import type { UsageMeter } from '../src/usage/meter';

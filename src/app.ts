@@ -7,6 +7,7 @@ import { compileRoutes } from '../rest/compile';
 import { buildOpenApiDocument } from '../rest/openapi';
 import { routeTable } from '../rest/routes';
 import { CostInFlight } from './admission/cost-in-flight';
+import { createSecretBox } from './auth/secret-box';
 import type { Config } from './config';
 import { AppError, classifyError } from './errors';
 import { createGraphQLDoor } from './graphql/http';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): Express {
     costInFlight: config.storeMaxCostInFlight > 0 ? new CostInFlight(config.storeMaxCostInFlight) : null,
     logger: deps.logger,
     graphiql: config.graphiql,
+    secretBox: createSecretBox(config.webhook.secretKey),
     plugins: [useOperationMetrics(metrics)],
   });
   const readBody = readJsonBody(config.bodyLimitBytes);

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { CostBudget } from '../admission/cost-budget';
 import type { CostInFlight } from '../admission/cost-in-flight';
 import type { Authenticate } from '../auth/authenticate';
+import type { SecretBox } from '../auth/secret-box';
 import type { RequestServices } from '../context';
 import type { ReadCache } from '../read-cache/read-cache';
 import { requestedCost } from './cost';
@@ -35,6 +36,8 @@ export interface PipelineDeps {
   costInFlight?: CostInFlight | null;
   logger: Logger;
   graphiql: boolean;
+  /** Seals what must not rest in clear (an idempotent answer holding a secret) with the server's key. */
+  secretBox: SecretBox;
   /** Beside the pipeline's own concerns (operation metrics). */
   plugins?: Plugin<PipelineContext>[];
 }
@@ -113,7 +116,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ...(deps.costBudget ? [useCostBudget(deps.costBudget)] : []),
       useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
-      useIdempotency(),
+      useIdempotency(deps.schema, deps.secretBox),
       ...(deps.costInFlight ? [useFairShare(deps.costInFlight)] : []),
     ],
     maskedErrors: { maskError: maskError(deps.logger, logged) },

@@ -12,6 +12,7 @@ import {
 import { createRestHandler } from '../../rest/adapter';
 import { compileRoutes } from '../../rest/compile';
 import { route } from '../../rest/route';
+import { createSecretBox } from '../../src/auth/secret-box';
 import { loadConfig } from '../../src/config';
 import type { RequestServices } from '../../src/context';
 import { createPipeline } from '../../src/graphql/pipeline';
@@ -228,6 +229,7 @@ describe('request bodies on a REST route that takes one (test-only route table)'
           limits: loadConfig({}).queryLimits,
           logger: createLogger('silent'),
           graphiql: false,
+          secretBox: createSecretBox(loadConfig({}).webhook.secretKey),
         }),
         routes: compileRoutes(echoSchema, routes),
         bodyLimitBytes: LIMIT,

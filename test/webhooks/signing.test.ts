@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
+import { createSecretBox } from '../../src/auth/secret-box';
 import {
   BASE_DELAY_MS,
   deliveryBackoff,
@@ -10,7 +11,7 @@ import {
   nextRetryAt,
 } from '../../src/modules/webhooks/backoff';
 import type { Envelope } from '../../src/modules/webhooks/envelope';
-import { createSecretBox, generateWebhookSecret } from '../../src/modules/webhooks/secret';
+import { generateWebhookSecret } from '../../src/modules/webhooks/secret';
 import { signedHeaders } from '../../src/modules/webhooks/signing';
 
 /** A receiver's own check of X-Service-Signature, written from DESIGN's description alone. */

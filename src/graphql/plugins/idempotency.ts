@@ -1,15 +1,22 @@
 import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import {
+  type DocumentNode,
   type ExecutionResult,
   GraphQLError,
+  type GraphQLSchema,
   getOperationAST,
   Kind,
   type OperationDefinitionNode,
   print,
   type Source,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
 } from 'graphql';
 import type { Principal } from '../../auth/principal';
-import { classifyError, toGraphQLError } from '../../errors';
+import type { SecretBox } from '../../auth/secret-box';
+import { isShownOnce } from '../../auth/shown-once';
+import { AppError, classifyError, toGraphQLError } from '../../errors';
 import { beginIdempotent, finishIdempotent, requestHash } from '../../idempotency/store';
 import type { PipelineContext } from '../pipeline-context';
 
@@ -29,9 +36,20 @@ export const idempotencyScope = (principal: Principal | null) =>
  * once per caller and key for 24 h. A repeat with the same operation and variables gets the first
  * result again (the door marks it replayed), another request under the key is
  * IDEMPOTENCY_KEY_REUSED, a repeat while the first still runs IDEMPOTENCY_KEY_IN_USE. A result with
- * an unexpected error is forgotten, so the client can retry.
+ * an unexpected error is forgotten, so the client can retry. A result that selects a secret shown
+ * once (src/auth/shown-once.ts) is stored sealed with the server's key, bound to the caller and the
+ * key, so the repeat — only the same caller's — gets the same secret and the database never holds it.
  */
-export function useIdempotency(): Plugin<PipelineContext> {
+export function useIdempotency(schema: GraphQLSchema, box: SecretBox): Plugin<PipelineContext> {
+  const bearsSecret = new WeakMap<DocumentNode, boolean>();
+  const selectsSecret = (document: DocumentNode) => {
+    let answer = bearsSecret.get(document);
+    if (answer === undefined) {
+      answer = selectsShownOnce(schema, document);
+      bearsSecret.set(document, answer);
+    }
+    return answer;
+  };
   const printed = new WeakMap<OperationDefinitionNode, string>();
   const textOf = (operation: OperationDefinitionNode) => {
     let text = printed.get(operation);
@@ -46,14 +64,16 @@ export function useIdempotency(): Plugin<PipelineContext> {
   async function once(
     ctx: PipelineContext,
     record: { scope: string; key: string; hash: string; now: Date },
+    sealed: boolean,
     source: Source | undefined,
     setResultAndStopExecution: (result: ExecutionResult) => void,
   ): Promise<OnExecuteHookResult<PipelineContext> | undefined> {
+    const boundTo = `idempotency:${record.scope}:${record.key}`;
     try {
       const begun = await beginIdempotent(ctx.prisma, record);
       if (begun.kind === 'replay') {
         ctx.idempotentReplay = true;
-        setResultAndStopExecution(revived(begun.body as RememberedResult, source));
+        setResultAndStopExecution(revived(opened(begun.body, boundTo), source));
         return undefined;
       }
     } catch (error) {
@@ -68,7 +88,7 @@ export function useIdempotency(): Plugin<PipelineContext> {
           scope: record.scope,
           key: record.key,
           status: remembered ? 200 : 500,
-          body: remembered,
+          body: remembered && sealed ? { sealed: box.seal(JSON.stringify(remembered), boundTo) } : remembered,
           now: ctx.now(),
         });
       },
@@ -86,9 +106,39 @@ export function useIdempotency(): Plugin<PipelineContext> {
       if (key === undefined || !scope) return;
       const hash = idempotencyRequestHash(textOf(operation), variables);
       const record = { scope, key, hash, now: ctx.now() };
-      return once(ctx, record, args.document.loc?.source, setResultAndStopExecution);
+      const sealed = selectsSecret(args.document);
+      return once(ctx, record, sealed, args.document.loc?.source, setResultAndStopExecution);
     },
   };
+
+  /** A stored answer as it was remembered: opened, when it was sealed. */
+  function opened(body: unknown, boundTo: string): RememberedResult {
+    const sealed = (body as { sealed?: unknown } | null)?.sealed;
+    if (typeof sealed !== 'string') return body as RememberedResult;
+    try {
+      return JSON.parse(box.open(sealed, boundTo)) as RememberedResult;
+    } catch {
+      throw new AppError(
+        'CONFLICT',
+        'The first answer under this Idempotency-Key holds a secret the server can no longer open (its key changed); use a new Idempotency-Key',
+      );
+    }
+  }
+}
+
+/** Whether a document selects a field marked shownOnce anywhere (fragments included). */
+function selectsShownOnce(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let found = false;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        if (isShownOnce(typeInfo.getFieldDef())) found = true;
+      },
+    }),
+  );
+  return found;
 }
 
 /** What makes two requests under one key the same request: the operation (printed) and its variables. */

@@ -1,5 +1,6 @@
 import type { ApiKey } from '../../../prisma/generated/client/client';
 import { scopeActions, scopeResources, toScopeObjects } from '../../auth/scopes';
+import { shownOnce } from '../../auth/shown-once';
 import { builder, requireScope, resourceFragment, type Types } from '../../builder';
 import { idempotencyArg } from '../idempotency-arg';
 import { inputTypeOf } from '../input-type';
@@ -73,7 +74,7 @@ const ApiKeyRef = builder.objectRef<ApiKey>('ApiKey').implement({
 
 const IssuedApiKeyRef = builder.objectRef<ApiKey & { secret: string }>('IssuedApiKey').implement({
   description: 'A key with its secret: returned once, by create and rotate, and never again',
-  fields: (t) => ({ ...apiKeyFields(t), secret: t.exposeString('secret') }),
+  fields: (t) => ({ ...apiKeyFields(t), secret: t.exposeString('secret', { extensions: shownOnce }) }),
 });
 
 const DailyUsageRef = builder.objectRef<{ date: string; count: number }>('DailyUsage').implement({

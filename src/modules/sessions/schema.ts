@@ -2,6 +2,7 @@ import { Plan, StaffRole } from '../../../prisma/generated/client/enums';
 import { roleScopes } from '../../auth/roles';
 import { type ScopeObject, toScopeObjects } from '../../auth/scopes';
 import type { LoginResult, SessionStaff, SessionStore } from '../../auth/sessions';
+import { shownOnce } from '../../auth/shown-once';
 import { builder, listSize } from '../../builder';
 import { inputTypeOf } from '../input-type';
 import { planFeatures } from '../stores/plans';
@@ -52,6 +53,7 @@ const LoginResultRef = builder.objectRef<LoginResult>('LoginResult').implement({
   description: 'A new dashboard session; the token is shown this once',
   fields: (t) => ({
     token: t.exposeString('token', {
+      extensions: shownOnce,
       description: 'Send as `Authorization: Bearer <token>` (or the tt_session cookie) until expiresAt',
     }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),

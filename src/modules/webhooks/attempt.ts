@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
+import type { SecretBox } from '../../auth/secret-box';
 import { retryWhileUnavailable } from '../../db/availability';
 import type { DeliveryResponse, WebhookHttpClient } from '../../outbound-http/http-client';
 import { autoDisableIfFailing } from './auto-disable';
@@ -8,7 +9,6 @@ import { nextRetryAt } from './backoff';
 import type { Claimed, FanOut, Lease } from './claim';
 import { ASYNC_COMMIT_SQL, prepared } from './queryable';
 import { type AttemptRecord, type AttemptRecorder, writeRecords } from './record';
-import type { SecretBox } from './secret';
 import { signedHeaders } from './signing';
 
 export interface DeliveryDeps {

@@ -1,5 +1,6 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
+import { shownOnce } from '../../auth/shown-once';
 import { builder, listSize, requireScope, resourceFragment, type Types } from '../../builder';
 import { eventTypes } from '../events/catalog';
 import { idempotencyArg } from '../idempotency-arg';
@@ -74,7 +75,7 @@ const IssuedEndpointRef = builder
   .implement({
     description:
       'An endpoint with its signing secret: returned by create and rotate-secret only, never again',
-    fields: (t) => ({ ...endpointFields(t), secret: t.exposeString('secret') }),
+    fields: (t) => ({ ...endpointFields(t), secret: t.exposeString('secret', { extensions: shownOnce }) }),
   });
 
 builder.prismaObject('WebhookAttempt', {
