@@ -2,6 +2,7 @@ import type { PrismaClient } from '../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus, Plan, StoreStatus } from '../../prisma/generated/client/enums';
 import { AppError } from '../errors';
 import { planFeatures } from '../modules/stores/plans';
+import type { AddressFailures } from './address-failures';
 import { API_KEY_PATTERN, hashSecret } from './api-key-secret';
 import { isAllowedAddress } from './ip-allowlist';
 import type { ApiKeyPrincipal } from './principal';
@@ -100,18 +101,32 @@ export interface VerifiedKey {
   usage: { id: string; storeId: string; usageLimit: number | null; usageCount: bigint };
 }
 
+export interface KeyVerifierOptions {
+  /** How long a found key is reused (AUTH_CACHE_TTL_MS), and how many are kept (oldest out). */
+  ttlMs: number;
+  maxEntries: number;
+  /** How long a hash found nowhere is remembered as unknown (as many are kept as found keys). */
+  unknownTtlMs?: number;
+  /** Failed lookups per client address: counted, and a blocked address refused before any query. */
+  failures?: AddressFailures | null;
+}
+
+/** A hash never presented can become valid only as a new random secret: an unknown one stays so. */
+const UNKNOWN_TTL_MS = 30_000;
+
 /**
  * Verifies presented API keys in DESIGN's check order (the first failure wins). Found records are
- * cached in this process for a few seconds; the checks themselves always run against the current
- * clock, and invalidate() (fed by the Redis invalidation channel) drops a key's or a store's
- * entries the moment they change anywhere.
+ * cached in this process for a few seconds, and unknown hashes for a little longer; the checks
+ * themselves always run against the current clock, and invalidate() (fed by the Redis invalidation
+ * channel) drops a key's or a store's entries the moment they change anywhere.
  */
 export class KeyVerifier {
   private readonly cache = new Map<string, { found: FoundKey; until: number }>();
+  private readonly unknown = new Map<string, number>();
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly options: { ttlMs: number; maxEntries: number } = { ttlMs: 5000, maxEntries: 10_000 },
+    private readonly options: KeyVerifierOptions = { ttlMs: 5000, maxEntries: 10_000 },
   ) {}
 
   async verify(
@@ -131,7 +146,7 @@ export class KeyVerifier {
         'API keys are "tt_" followed by 64 hexadecimal characters',
       );
     }
-    const found = await this.lookup(hashSecret(presented));
+    const found = await this.lookup(hashSecret(presented), clientAddress);
     if (!found) throw new AppError('INVALID_API_KEY', 'The API key is not valid');
     const { record: secret } = found;
     const key = secret.apiKey;
@@ -170,22 +185,41 @@ export class KeyVerifier {
 
   clear(): void {
     this.cache.clear();
+    this.unknown.clear();
   }
 
-  private async lookup(hash: string): Promise<FoundKey | null> {
+  private async lookup(hash: string, clientAddress: string | undefined): Promise<FoundKey | null> {
     const cached = this.cache.get(hash);
     if (cached && cached.until > Date.now()) return cached.found;
+    if (this.isKnownUnknown(hash)) return null;
+    this.options.failures?.check(clientAddress);
     const record = await findSecret(this.prisma, hash);
     if (!record) {
       this.cache.delete(hash);
+      this.remember(this.unknown, hash, Date.now() + (this.options.unknownTtlMs ?? UNKNOWN_TTL_MS));
+      await this.options.failures?.count(clientAddress);
       return null;
     }
-    if (this.cache.size >= this.options.maxEntries) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
     const found = { record, verified: verifiedKey(record) };
-    this.cache.set(hash, { found, until: Date.now() + this.options.ttlMs });
+    this.remember(this.cache, hash, { found, until: Date.now() + this.options.ttlMs });
     return found;
+  }
+
+  private isKnownUnknown(hash: string): boolean {
+    const until = this.unknown.get(hash);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.unknown.delete(hash);
+    return false;
+  }
+
+  /** Sets an entry, the oldest out when the map is full. */
+  private remember<V>(map: Map<string, V>, hash: string, value: V): void {
+    map.delete(hash);
+    if (map.size >= this.options.maxEntries) {
+      const oldest = map.keys().next().value;
+      if (oldest !== undefined) map.delete(oldest);
+    }
+    map.set(hash, value);
   }
 }
