@@ -119,10 +119,20 @@ const UNKNOWN_TTL_MS = 30_000;
  * cached in this process for a few seconds, and unknown hashes for a little longer; the checks
  * themselves always run against the current clock, and invalidate() (fed by the Redis invalidation
  * channel) drops a key's or a store's entries the moment they change anywhere.
+ *
+ * A lookup in flight while its key or store is invalidated answers with what it read, but caches
+ * nothing: it may have read the row before the change committed (revocation wins the race). Each
+ * invalidation takes the next generation; a lookup notes the generation it started at and caches
+ * its record only if neither its key nor its store (nor everything, clear()) was invalidated since.
  */
 export class KeyVerifier {
   private readonly cache = new Map<string, { found: FoundKey; until: number }>();
   private readonly unknown = new Map<string, number>();
+  private generation = 0;
+  private lookupsInFlight = 0;
+  /** The generation of each key's (`k:…`) and store's (`s:…`) last invalidation, kept only while lookups run. */
+  private readonly invalidatedAt = new Map<string, number>();
+  private clearedAt = 0;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -177,6 +187,11 @@ export class KeyVerifier {
 
   /** Drops cached entries of one key, or of every key of a store (suspension, plan change). */
   invalidate(target: { keyId?: string; storeId?: string }): void {
+    this.generation++;
+    if (this.lookupsInFlight > 0) {
+      if (target.keyId !== undefined) this.invalidatedAt.set(`k:${target.keyId}`, this.generation);
+      if (target.storeId !== undefined) this.invalidatedAt.set(`s:${target.storeId}`, this.generation);
+    }
     for (const [hash, entry] of this.cache) {
       const key = entry.found.record.apiKey;
       if (key.id === target.keyId || key.storeId === target.storeId) this.cache.delete(hash);
@@ -184,6 +199,7 @@ export class KeyVerifier {
   }
 
   clear(): void {
+    this.clearedAt = ++this.generation;
     this.cache.clear();
     this.unknown.clear();
   }
@@ -193,7 +209,16 @@ export class KeyVerifier {
     if (cached && cached.until > Date.now()) return cached.found;
     if (this.isKnownUnknown(hash)) return null;
     this.options.failures?.check(clientAddress);
-    const record = await findSecret(this.prisma, hash);
+    const startedAt = this.generation;
+    this.lookupsInFlight++;
+    let record: SecretRecord | null;
+    let cacheable: boolean;
+    try {
+      record = await findSecret(this.prisma, hash);
+      cacheable = record !== null && this.unchangedSince(startedAt, record.apiKey);
+    } finally {
+      if (--this.lookupsInFlight === 0) this.invalidatedAt.clear();
+    }
     if (!record) {
       this.cache.delete(hash);
       this.remember(this.unknown, hash, Date.now() + (this.options.unknownTtlMs ?? UNKNOWN_TTL_MS));
@@ -201,7 +226,7 @@ export class KeyVerifier {
       return null;
     }
     const found = { record, verified: verifiedKey(record) };
-    this.remember(this.cache, hash, { found, until: Date.now() + this.options.ttlMs });
+    if (cacheable) this.remember(this.cache, hash, { found, until: Date.now() + this.options.ttlMs });
     return found;
   }
 
@@ -211,6 +236,15 @@ export class KeyVerifier {
     if (until > Date.now()) return true;
     this.unknown.delete(hash);
     return false;
+  }
+
+  /** Whether no invalidation of the key, its store or everything came after generation `startedAt`. */
+  private unchangedSince(startedAt: number, key: { id: string; storeId: string }): boolean {
+    return (
+      this.clearedAt <= startedAt &&
+      (this.invalidatedAt.get(`k:${key.id}`) ?? 0) <= startedAt &&
+      (this.invalidatedAt.get(`s:${key.storeId}`) ?? 0) <= startedAt
+    );
   }
 
   /** Sets an entry, the oldest out when the map is full. */
