@@ -104,7 +104,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
           ['404', 'Not found'],
           [
             '429',
-            'Rate limit, usage quota or query cost budget reached (Retry-After says when to come back)',
+            'Rate limit, usage quota, query cost budget, sign-in attempts or unknown credentials per address used up (Retry-After says when to come back)',
           ],
         ].map(([status, description]) => [
           `E${status}`,

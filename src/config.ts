@@ -26,6 +26,9 @@ const schema = z
     /** Longest wait for Redis on the request path; slower answers fall back to per-process limits. */
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(100),
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    /** Well-formed keys and session tokens matching nothing, per client address and window, before 429. */
+    AUTH_FAILURES_PER_IP_MAX: z.coerce.number().int().positive().default(30),
+    AUTH_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
     /** How long an API process may reuse a catalogue read's answer at most (0: no read cache). */
     READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
     /** Size of each API process's read cache, in MiB of answer text. */
@@ -136,6 +139,7 @@ const schema = z
     },
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+    authFailures: { points: env.AUTH_FAILURES_PER_IP_MAX, durationSeconds: env.AUTH_FAILURES_WINDOW_SECONDS },
     readCache: { ttlMs: env.READ_CACHE_TTL_MS, maxBytes: env.READ_CACHE_MAX_MB * 1024 * 1024 },
     graphiql: env.GRAPHIQL ?? env.NODE_ENV !== 'production',
     corsOrigins: corsOrigins(env.CORS_ORIGINS, env.NODE_ENV, env.PORT),

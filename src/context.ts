@@ -7,11 +7,14 @@ import { noSessionCookie, type SessionCookie } from './auth/session-cookie';
 import { AppError } from './errors';
 import type { WebhookServices } from './modules/webhooks/services';
 
-/** Failed sign-ins are throttled per account and per client address. */
+/** Sign-in attempts are throttled per account and per client address (src/auth/login-throttle.ts). */
 export interface LoginThrottle {
-  check(email: string, ip: string | undefined): Promise<void>;
-  fail(email: string, ip: string | undefined): Promise<void>;
+  /** Counts an attempt before its password is checked; throws 429 once the account or address is over. */
+  attempt(email: string, ip: string | undefined): Promise<void>;
+  /** The attempt signed in: clears the account's count, gives the address its point back. */
   succeed(email: string, ip: string | undefined): Promise<void>;
+  /** The attempt was not a wrong password (a suspended store, an outage): both points back. */
+  giveBack(email: string, ip: string | undefined): Promise<void>;
 }
 
 /** What every request's context carries from the process (built once in src/runtime.ts). */
@@ -47,7 +50,11 @@ export function storeIdOf(ctx: Context): string {
 }
 
 /** Sign-ins never happen outside a door: nothing to throttle. */
-const noThrottle: LoginThrottle = { check: async () => {}, fail: async () => {}, succeed: async () => {} };
+const noThrottle: LoginThrottle = {
+  attempt: async () => {},
+  succeed: async () => {},
+  giveBack: async () => {},
+};
 
 /**
  * The context of work the service does for a store outside any door — an operator's admin command,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import { createAdmission } from './admission/admission';
 import { type CostBudget, createCostBudget } from './admission/cost-budget';
+import { AddressFailures } from './auth/address-failures';
 import { type Authenticate, createAuthenticator } from './auth/authenticate';
 import { AuthInvalidation } from './auth/invalidation';
 import { KeyVerifier } from './auth/key-verifier';
@@ -42,7 +43,12 @@ export function createRuntime(options: {
   const { config, prisma, redis, logger } = options;
   const now = options.now ?? (() => new Date());
   const prefix = options.redisKeyPrefix ?? REDIS_KEY_PREFIX;
-  const keys = new KeyVerifier(prisma, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 });
+  const failures = new AddressFailures({
+    redis,
+    keyPrefix: `${prefix}authfail:`,
+    limit: config.authFailures,
+  });
+  const keys = new KeyVerifier(prisma, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000, failures });
   const invalidation = new AuthInvalidation(redis, (target) => keys.invalidate(target), logger);
   const usage = createUsageMeter({ redis, logger, keyPrefix: `${prefix}usage:` });
   const versions = redis
@@ -86,6 +92,7 @@ export function createRuntime(options: {
     prisma,
     now,
     keys,
+    failures,
     admission,
     rateLimitHeaders: (decision, kind) =>
       rateLimitHeaders(

@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { isTrustedOrigin, requestOrigin } from '../http/origin';
 import type { RateLimitDecision } from '../ratelimit/decision';
 import type { DataVersions } from '../read-cache/data-version';
+import type { AddressFailures } from './address-failures';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
 import { budgetHolder, type Principal } from './principal';
@@ -16,6 +17,8 @@ export interface AuthenticatorDeps {
   prisma: PrismaClient;
   now: () => Date;
   keys: KeyVerifier;
+  /** Failed lookups per client address (the key verifier counts its own): unknown session tokens. */
+  failures: AddressFailures | null;
   admission: Admission;
   rateLimitHeaders: (decision: RateLimitDecision, principal: 'apiKey' | 'session') => Record<string, string>;
   /** The read cache's store data versions; null when the read cache is off. */
@@ -105,12 +108,17 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     const withDataVersion = (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false;
     if (credential.kind === 'session') {
       if (write && credential.via === 'cookie') checkOrigin(req, true);
-      const principal = await authenticateSession(deps.prisma, credential.token, now).catch((error) => {
-        // A cookie that no longer signs anyone in is dropped, so the browser stops sending it.
-        if (credential.via === 'cookie' && (error as AppError).code === 'UNAUTHENTICATED')
-          sessionCookieOf(req, { alwaysSecure: deps.alwaysSecureCookies }).clear();
-        throw error;
-      });
+      const failures = deps.failures
+        ? { byAddress: deps.failures, address: req.state.clientAddress }
+        : undefined;
+      const principal = await authenticateSession(deps.prisma, credential.token, now, failures).catch(
+        (error) => {
+          // A cookie that no longer signs anyone in is dropped, so the browser stops sending it.
+          if (credential.via === 'cookie' && (error as AppError).code === 'UNAUTHENTICATED')
+            sessionCookieOf(req, { alwaysSecure: deps.alwaysSecureCookies }).clear();
+          throw error;
+        },
+      );
       req.state.principal = principal;
       const { rateLimit, dataVersion, costBudget } = await deps.admission.admitSession(principal, now, {
         withDataVersion,

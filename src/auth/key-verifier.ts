@@ -2,6 +2,7 @@ import type { PrismaClient } from '../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus, Plan, StoreStatus } from '../../prisma/generated/client/enums';
 import { AppError } from '../errors';
 import { planFeatures } from '../modules/stores/plans';
+import type { AddressFailures } from './address-failures';
 import { API_KEY_PATTERN, hashSecret } from './api-key-secret';
 import { isAllowedAddress } from './ip-allowlist';
 import type { ApiKeyPrincipal } from './principal';
@@ -103,18 +104,42 @@ export interface VerifiedKey {
   usage: { id: string; storeId: string; usageLimit: number | null; usageCount: bigint };
 }
 
+export interface KeyVerifierOptions {
+  /** How long a found key is reused (AUTH_CACHE_TTL_MS), and how many are kept (oldest out). */
+  ttlMs: number;
+  maxEntries: number;
+  /** How long a hash found nowhere is remembered as unknown (as many are kept as found keys). */
+  unknownTtlMs?: number;
+  /** Failed lookups per client address: counted, and a blocked address refused before any query. */
+  failures?: AddressFailures | null;
+}
+
+/** A hash never presented can become valid only as a new random secret: an unknown one stays so. */
+const UNKNOWN_TTL_MS = 30_000;
+
 /**
  * Verifies presented API keys in DESIGN's check order (the first failure wins). Found records are
- * cached in this process for a few seconds; the checks themselves always run against the current
- * clock, and invalidate() (fed by the Redis invalidation channel) drops a key's or a store's
- * entries the moment they change anywhere.
+ * cached in this process for a few seconds, and unknown hashes for a little longer; the checks
+ * themselves always run against the current clock, and invalidate() (fed by the Redis invalidation
+ * channel) drops a key's or a store's entries the moment they change anywhere.
+ *
+ * A lookup in flight while its key or store is invalidated answers with what it read, but caches
+ * nothing: it may have read the row before the change committed (revocation wins the race). Each
+ * invalidation takes the next generation; a lookup notes the generation it started at and caches
+ * its record only if neither its key nor its store (nor everything, clear()) was invalidated since.
  */
 export class KeyVerifier {
   private readonly cache = new Map<string, { found: FoundKey; until: number }>();
+  private readonly unknown = new Map<string, number>();
+  private generation = 0;
+  private lookupsInFlight = 0;
+  /** The generation of each key's (`k:…`) and store's (`s:…`) last invalidation, kept only while lookups run. */
+  private readonly invalidatedAt = new Map<string, number>();
+  private clearedAt = 0;
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly options: { ttlMs: number; maxEntries: number } = { ttlMs: 5000, maxEntries: 10_000 },
+    private readonly options: KeyVerifierOptions = { ttlMs: 5000, maxEntries: 10_000 },
   ) {}
 
   async verify(
@@ -134,7 +159,7 @@ export class KeyVerifier {
         'API keys are "tt_" followed by 64 hexadecimal characters',
       );
     }
-    const found = await this.lookup(hashSecret(presented));
+    const found = await this.lookup(hashSecret(presented), clientAddress);
     if (!found) throw new AppError('INVALID_API_KEY', 'The API key is not valid');
     const { record: secret } = found;
     const key = secret.apiKey;
@@ -165,6 +190,11 @@ export class KeyVerifier {
 
   /** Drops cached entries of one key, or of every key of a store (suspension, plan change). */
   invalidate(target: { keyId?: string; storeId?: string }): void {
+    this.generation++;
+    if (this.lookupsInFlight > 0) {
+      if (target.keyId !== undefined) this.invalidatedAt.set(`k:${target.keyId}`, this.generation);
+      if (target.storeId !== undefined) this.invalidatedAt.set(`s:${target.storeId}`, this.generation);
+    }
     for (const [hash, entry] of this.cache) {
       const key = entry.found.record.apiKey;
       if (key.id === target.keyId || key.storeId === target.storeId) this.cache.delete(hash);
@@ -172,23 +202,61 @@ export class KeyVerifier {
   }
 
   clear(): void {
+    this.clearedAt = ++this.generation;
     this.cache.clear();
+    this.unknown.clear();
   }
 
-  private async lookup(hash: string): Promise<FoundKey | null> {
+  private async lookup(hash: string, clientAddress: string | undefined): Promise<FoundKey | null> {
     const cached = this.cache.get(hash);
     if (cached && cached.until > Date.now()) return cached.found;
-    const record = await findSecret(this.prisma, hash);
+    if (this.isKnownUnknown(hash)) return null;
+    this.options.failures?.check(clientAddress);
+    const startedAt = this.generation;
+    this.lookupsInFlight++;
+    let record: SecretRecord | null;
+    let cacheable: boolean;
+    try {
+      record = await findSecret(this.prisma, hash);
+      cacheable = record !== null && this.unchangedSince(startedAt, record.apiKey);
+    } finally {
+      if (--this.lookupsInFlight === 0) this.invalidatedAt.clear();
+    }
     if (!record) {
       this.cache.delete(hash);
+      this.remember(this.unknown, hash, Date.now() + (this.options.unknownTtlMs ?? UNKNOWN_TTL_MS));
+      await this.options.failures?.count(clientAddress);
       return null;
     }
-    if (this.cache.size >= this.options.maxEntries) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
     const found = { record, verified: verifiedKey(record) };
-    this.cache.set(hash, { found, until: Date.now() + this.options.ttlMs });
+    if (cacheable) this.remember(this.cache, hash, { found, until: Date.now() + this.options.ttlMs });
     return found;
+  }
+
+  private isKnownUnknown(hash: string): boolean {
+    const until = this.unknown.get(hash);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.unknown.delete(hash);
+    return false;
+  }
+
+  /** Whether no invalidation of the key, its store or everything came after generation `startedAt`. */
+  private unchangedSince(startedAt: number, key: { id: string; storeId: string }): boolean {
+    return (
+      this.clearedAt <= startedAt &&
+      (this.invalidatedAt.get(`k:${key.id}`) ?? 0) <= startedAt &&
+      (this.invalidatedAt.get(`s:${key.storeId}`) ?? 0) <= startedAt
+    );
+  }
+
+  /** Sets an entry, the oldest out when the map is full. */
+  private remember<V>(map: Map<string, V>, hash: string, value: V): void {
+    map.delete(hash);
+    if (map.size >= this.options.maxEntries) {
+      const oldest = map.keys().next().value;
+      if (oldest !== undefined) map.delete(oldest);
+    }
+    map.set(hash, value);
   }
 }

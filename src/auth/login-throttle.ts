@@ -1,29 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  type RateLimiterRes,
-} from 'rate-limiter-flexible';
 import type { LoginThrottle } from '../context';
-import { AppError } from '../errors';
+import {
+  consumeOne,
+  type FailureLimit,
+  failureLimiter,
+  quietly,
+  secondsLeft,
+  TooManyFailuresError,
+} from './failure-limiter';
 
 export type { LoginThrottle };
 
-export interface ThrottleLimit {
-  /** Failed sign-ins allowed within the window; the next attempt is refused. */
-  points: number;
-  durationSeconds: number;
-}
-
-export const DEFAULT_PER_ACCOUNT: ThrottleLimit = { points: 5, durationSeconds: 15 * 60 };
-export const DEFAULT_PER_IP: ThrottleLimit = { points: 50, durationSeconds: 15 * 60 };
+export const DEFAULT_PER_ACCOUNT: FailureLimit = { points: 5, durationSeconds: 15 * 60 };
+export const DEFAULT_PER_IP: FailureLimit = { points: 50, durationSeconds: 15 * 60 };
 
 /** 429 RATE_LIMIT_EXCEEDED for sign-ins; `retryAfterSeconds` is for a Retry-After header. */
-export class LoginThrottledError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('RATE_LIMIT_EXCEEDED', `Too many failed sign-ins; try again in ${retryAfterSeconds} s`);
+export class LoginThrottledError extends TooManyFailuresError {
+  constructor(retryAfterSeconds: number) {
+    super(retryAfterSeconds, 'sign-ins');
   }
 }
 
@@ -33,76 +28,55 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const accountKey = (email: string) =>
   createHash('sha256').update(normalizeEmail(email)).digest('hex').slice(0, 32);
 
-function limiter(redis: Redis | null, keyPrefix: string, limit: ThrottleLimit): RateLimiterAbstract {
-  const memory = new RateLimiterMemory({ keyPrefix, points: limit.points, duration: limit.durationSeconds });
-  if (!redis) return memory;
-  // ioredis: rate-limiter-flexible's default client mode (useRedisPackage is for node-redis v4+ only).
-  return new RateLimiterRedis({
-    storeClient: redis,
-    keyPrefix,
-    points: limit.points,
-    duration: limit.durationSeconds,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: memory,
-  });
-}
-
-/** Counting is best effort: a failure to count must never turn a sign-in into a 500. */
-async function quietly(operation: Promise<unknown>): Promise<void> {
-  try {
-    await operation;
-  } catch {
-    // Over the limit already (a RateLimiterRes), or Redis and the insurance limiter both failed.
-  }
-}
-
 /**
- * Failed sign-ins, counted per account (e-mail) and per client address, shared between API
- * processes through Redis (in process memory while Redis is down, or without Redis). Once an
- * account or address has used its failures within the window, `check` refuses every attempt, with
- * the right password too, until the window ends. A successful sign-in clears the account's count.
+ * Sign-in attempts, counted per account (e-mail) and per client address BEFORE the password is
+ * checked, shared between API processes through Redis (in process memory while Redis is down, or
+ * without Redis). Counting first is what makes the limit hold under parallel guesses: consume is
+ * atomic, so of any number of simultaneous attempts only the account's remaining points reach the
+ * password check. Once an account or address has used its points within the window, every attempt
+ * is refused, with the right password too, until the window ends. A successful sign-in clears the
+ * account's count and gives the address its point back; an attempt that was no wrong password (a
+ * suspended store, the database away) gives both back; a refused one keeps them.
  */
 export function createLoginThrottle(options: {
   redis: Redis | null;
   keyPrefix?: string;
-  perAccount?: ThrottleLimit;
-  perIp?: ThrottleLimit;
+  perAccount?: FailureLimit;
+  perIp?: FailureLimit;
 }): LoginThrottle {
   const prefix = options.keyPrefix ?? 'login:';
-  const perAccount = options.perAccount ?? DEFAULT_PER_ACCOUNT;
-  const perIp = options.perIp ?? DEFAULT_PER_IP;
-  const accounts = limiter(options.redis, `${prefix}account`, perAccount);
-  const addresses = limiter(options.redis, `${prefix}ip`, perIp);
-
-  /** Seconds until the key may try again, or 0 when it may now. */
-  async function blockedFor(rl: RateLimiterAbstract, key: string, points: number): Promise<number> {
-    let res: RateLimiterRes | null;
-    try {
-      res = await rl.get(key);
-    } catch {
-      return 0;
-    }
-    if (!res || res.consumedPoints < points) return 0;
-    return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  }
+  const accounts = failureLimiter(
+    options.redis,
+    `${prefix}account`,
+    options.perAccount ?? DEFAULT_PER_ACCOUNT,
+  );
+  const addresses = failureLimiter(options.redis, `${prefix}ip`, options.perIp ?? DEFAULT_PER_IP);
 
   return {
-    async check(email, ip) {
-      const [account, address] = await Promise.all([
-        blockedFor(accounts, accountKey(email), perAccount.points),
-        ip ? blockedFor(addresses, ip, perIp.points) : Promise.resolve(0),
+    async attempt(email, ip) {
+      const account = accountKey(email);
+      const [byAccount, byAddress] = await Promise.all([
+        consumeOne(accounts, account),
+        ip ? consumeOne(addresses, ip) : Promise.resolve(null),
       ]);
-      const wait = Math.max(account, address);
-      if (wait > 0) throw new LoginThrottledError(wait);
+      // A refused attempt keeps its points: giving them back could race a success's clearing of the
+      // account into a negative count, and an address hammering a blocked account uses up its own.
+      const waits = [byAccount, byAddress].flatMap((counted) =>
+        counted?.over ? [secondsLeft(counted.res.msBeforeNext)] : [],
+      );
+      if (waits.length > 0) throw new LoginThrottledError(Math.max(...waits));
     },
-    async fail(email, ip) {
+    async succeed(email, ip) {
       await Promise.all([
-        quietly(accounts.consume(accountKey(email))),
-        ip ? quietly(addresses.consume(ip)) : Promise.resolve(),
+        quietly(accounts.delete(accountKey(email))),
+        ip ? quietly(addresses.reward(ip)) : undefined,
       ]);
     },
-    async succeed(email) {
-      await quietly(accounts.delete(accountKey(email)));
+    async giveBack(email, ip) {
+      await Promise.all([
+        quietly(accounts.reward(accountKey(email))),
+        ip ? quietly(addresses.reward(ip)) : undefined,
+      ]);
     },
   };
 }

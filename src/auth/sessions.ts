@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Plan, StaffRole } from '../../prisma/generated/client/enums';
 import type { Db } from '../db';
 import { AppError } from '../errors';
+import type { AddressFailures } from './address-failures';
 import { SESSION_TOKEN_PREFIX } from './credentials';
 import { verifyPassword } from './password';
 import type { SessionPrincipal } from './principal';
@@ -196,10 +197,18 @@ export async function login(
 /**
  * The principal of a presented session token. Missing, malformed, expired (at `expiresAt` exactly)
  * and revoked sessions, and sessions of a deactivated staff user, are 401 UNAUTHENTICATED; a
- * suspended store is 402 STORE_SUSPENDED. Role and plan are read fresh on every request.
+ * suspended store is 402 STORE_SUSPENDED. Role and plan are read fresh on every request. With
+ * `failures`, a token that matches no session counts against the client address, and a blocked
+ * address is refused (429) before the lookup.
  */
-export async function authenticateSession(prisma: Db, token: string, now: Date): Promise<SessionPrincipal> {
+export async function authenticateSession(
+  prisma: Db,
+  token: string,
+  now: Date,
+  failures?: { byAddress: AddressFailures; address: string | undefined },
+): Promise<SessionPrincipal> {
   if (!SESSION_TOKEN_PATTERN.test(token)) throw invalidSession();
+  failures?.byAddress.check(failures.address);
   const session = await prisma.session.findUnique({
     where: { tokenHash: hashSessionToken(token) },
     select: {
@@ -212,12 +221,11 @@ export async function authenticateSession(prisma: Db, token: string, now: Date):
       store: { select: { plan: true, status: true } },
     },
   });
-  if (
-    !session ||
-    session.revokedAt ||
-    now.getTime() >= session.expiresAt.getTime() ||
-    !session.staffUser.isActive
-  ) {
+  if (!session) {
+    await failures?.byAddress.count(failures.address);
+    throw invalidSession();
+  }
+  if (session.revokedAt || now.getTime() >= session.expiresAt.getTime() || !session.staffUser.isActive) {
     throw invalidSession();
   }
   if (session.store.status === 'SUSPENDED') throw storeSuspended();

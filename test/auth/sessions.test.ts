@@ -378,14 +378,12 @@ describe('sign-in throttling', () => {
           perAccount: { points: 2, durationSeconds: 60 },
         });
         const email = uniqueEmail('memory');
-        await throttle.check(email, '192.0.2.1');
-        await throttle.fail(email, '192.0.2.1');
-        await throttle.check(email, '192.0.2.1');
-        await throttle.fail(email, '192.0.2.1');
-        const blocked = await rejection(throttle.check(email, '192.0.2.1'));
+        await throttle.attempt(email, '192.0.2.1');
+        await throttle.attempt(email, '192.0.2.1');
+        const blocked = await rejection(throttle.attempt(email, '192.0.2.1'));
         expect(blocked.code).toBe('RATE_LIMIT_EXCEEDED');
         await throttle.succeed(email, '192.0.2.1');
-        await throttle.check(email, '192.0.2.1');
+        await throttle.attempt(email, '192.0.2.1');
       }
     } finally {
       down.disconnect();
@@ -397,9 +395,9 @@ describe('sign-in throttling', () => {
     const one = createLoginThrottle({ redis, keyPrefix, perAccount: { points: 2, durationSeconds: 60 } });
     const two = createLoginThrottle({ redis, keyPrefix, perAccount: { points: 2, durationSeconds: 60 } });
     const email = uniqueEmail('shared');
-    await one.fail(email, undefined);
-    await two.fail(email, undefined);
-    expect((await rejection(one.check(email, undefined))).code).toBe('RATE_LIMIT_EXCEEDED');
+    await one.attempt(email, undefined);
+    await two.attempt(email, undefined);
+    expect((await rejection(one.attempt(email, undefined))).code).toBe('RATE_LIMIT_EXCEEDED');
     // The account's key holds a digest, never the e-mail address.
     const keys = await redis.keys(`${keyPrefix}*`);
     expect(keys.length).toBeGreaterThan(0);

@@ -1,9 +1,10 @@
 import { type GraphQLError, locatedError } from 'graphql';
+import { LoginThrottledError } from '../../src/auth/login-throttle';
 import { AppError, ServiceUnavailableError } from '../../src/errors';
 import { maskError } from '../../src/graphql/plugins/errors';
 import { captureLogs } from '../helpers/redis-prefix';
 
-/** The pipeline's mask: codes kept, the unexpected hidden and logged once, outages answered 503. */
+/** The pipeline's mask: codes kept, the unexpected hidden and logged once, outages answered 503, throttles 429. */
 describe('maskError', () => {
   const { logger, lines } = captureLogs('error');
   const mask = maskError(logger, new WeakSet());
@@ -33,6 +34,14 @@ describe('maskError', () => {
     expect(masked.extensions).toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
       http: { status: 503, headers: { 'Retry-After': expect.stringMatching(/^\d+$/) } },
+    });
+  });
+
+  it('answers any error that says when to come back with its status and Retry-After (a throttled sign-in: 429)', () => {
+    const masked = mask(locatedError(new LoginThrottledError(42), undefined, ['login'])) as GraphQLError;
+    expect(masked.extensions).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      http: { status: 429, headers: { 'Retry-After': '42' } },
     });
   });
 });

@@ -102,7 +102,7 @@ describe('the webhook gate reads the plan, whoever calls', () => {
     prisma: server.prisma,
     now: () => new Date(),
     invalidateAuth: async () => {},
-    loginThrottle: { check: async () => {}, fail: async () => {}, succeed: async () => {} },
+    loginThrottle: { attempt: async () => {}, succeed: async () => {}, giveBack: async () => {} },
     principal,
     requestId: 'req_test',
     clientAddress: undefined,

@@ -70,14 +70,17 @@ export function maskError(logger: Logger, logged: WeakSet<Error>) {
       logger.error({ err: error }, 'unexpected error in the GraphQL pipeline');
       logged.add(error as Error);
     }
-    // The database away during execution: a 503 with Retry-After like everywhere else, not a 200
-    // (clients retry a 503; they would take a 200's `data: null` as an answer).
+    // An error that says when to come back (the database away: 503; too many failed sign-ins: 429)
+    // answers with its status and Retry-After like everywhere else, not a 200 (clients retry on the
+    // status; they would take a 200's `data: null` as an answer).
     const retryAfter = (appError as { retryAfterSeconds?: number }).retryAfterSeconds;
     const http =
       graphQLError?.extensions?.http ??
-      (appError.code === 'SERVICE_UNAVAILABLE'
-        ? { status: 503, ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}) }
-        : undefined);
+      (retryAfter !== undefined
+        ? { status: appError.status, headers: { 'Retry-After': String(retryAfter) } }
+        : appError.code === 'SERVICE_UNAVAILABLE'
+          ? { status: 503 }
+          : undefined);
     const kept = graphQLError?.extensions ?? {};
     return new GraphQLError(appError.message, {
       nodes: graphQLError?.nodes,

@@ -14,24 +14,24 @@ export function requireSession(ctx: Context): SessionPrincipal {
 }
 
 /**
- * Sign-in through any front door: the throttle is asked first (a blocked account or address is
- * refused even with the right password), each 401 counts as a failure, a success clears the
- * account's count.
+ * Sign-in through any front door: the attempt is counted before the password is checked (a blocked
+ * account or address is refused even with the right password, and parallel guesses cannot outrun
+ * the count); a 401 keeps its count, a success clears the account's, anything else gives it back.
  */
 export async function signIn(ctx: Context, input: LoginInput) {
   parseInput(loginInput, input, 'input'); // the shape only: the checks below use what was sent
   const ip = ctx.clientAddress;
-  await ctx.loginThrottle.check(input.email, ip);
-  try {
-    const result = await login(ctx.prisma, input, { ip, userAgent: ctx.userAgent, now: ctx.now() });
-    await ctx.loginThrottle.succeed(input.email, ip);
-    ctx.sessionCookie.set(result.token, result.expiresAt);
-    return result;
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'UNAUTHENTICATED')
-      await ctx.loginThrottle.fail(input.email, ip);
-    throw error;
-  }
+  await ctx.loginThrottle.attempt(input.email, ip);
+  const result = await login(ctx.prisma, input, { ip, userAgent: ctx.userAgent, now: ctx.now() }).catch(
+    async (error: unknown) => {
+      if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED'))
+        await ctx.loginThrottle.giveBack(input.email, ip);
+      throw error;
+    },
+  );
+  await ctx.loginThrottle.succeed(input.email, ip);
+  ctx.sessionCookie.set(result.token, result.expiresAt);
+  return result;
 }
 
 export async function signOut(ctx: Context): Promise<boolean> {
