@@ -12,6 +12,7 @@ import { AppError, classifyError } from './errors';
 import { createGraphQLDoor } from './graphql/http';
 import { createPipeline } from './graphql/pipeline';
 import { useOperationMetrics } from './graphql/plugins/metrics';
+import { apiHeaders } from './http/api-headers';
 import { corsFor } from './http/cors';
 import { dashboardRouter } from './http/dashboard';
 import { healthRouter } from './http/health';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+  app.use(apiHeaders);
   app.use(requestState(deps.logger));
   const metrics = createMetrics({
     prisma: services.prisma,

@@ -15,6 +15,7 @@ import { describeDatabaseError } from './db/connection-errors';
 import { startEmbeddedPostgres } from './db/embedded';
 import { migrate } from './db/migrate';
 import { readEnvFile } from './env-file';
+import { apiHeaders } from './http/api-headers';
 import { healthRouter } from './http/health';
 import { listen } from './http/server';
 import { createLogger, terminalLogDestination } from './logger';
@@ -171,6 +172,7 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
       // The worker role's probes, for an orchestrator: the same checks as the API's.
       const probes = express()
         .disable('x-powered-by')
+        .use(apiHeaders)
         .use(healthRouter({ prisma: db.prisma, redis }));
       const health = await listen(probes, config.workerHealthPort, config.host);
       stops.listener(() => closeServer(health));

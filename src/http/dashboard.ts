@@ -8,6 +8,7 @@ import express, {
   Router,
 } from 'express';
 import { projectRoot } from '../paths';
+import { keepFileCache } from './api-headers';
 import { pageHeaders } from './page-headers';
 
 /** Where `npm run build:dashboard` (run by install, `npm run build` and test) writes the store dashboard. */
@@ -21,8 +22,8 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 which builds it too) and reload. The API answers meanwhile at <code>/graphql</code> and <code>/api/v1</code>.</p></main></body></html>`;
 
 /**
- * The store dashboard (spec/dashboard.md) at `/`: its hashed assets cached for a year, and every
- * other GET that asks for HTML and names no file (a deep link such as `/keys`) answered with the
+ * The store dashboard (spec/dashboard.md) at `/`: its hashed assets cached for a year, its pages
+ * `no-cache` (always revalidated, as they name the assets of the current build), and every other GET that asks for HTML and names no file (a deep link such as `/keys`) answered with the
  * app's index.html, so the app's router shows the page. Mounted after the API doors, so their paths
  * never reach it; a request that wants JSON still gets the JSON 404.
  */
@@ -38,6 +39,7 @@ export function dashboardRouter(dir = DASHBOARD_DIR): Router {
       maxAge: '365d',
       index: false,
       fallthrough: true,
+      setHeaders: keepFileCache,
     }),
   );
   const page: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
