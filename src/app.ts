@@ -70,7 +70,13 @@ export function createApp(deps: AppDeps): Express {
   const readBody = readJsonBody(config.bodyLimitBytes);
 
   // Before the /api/v1 handler, which would answer /api/v1/mcp as an unknown route.
-  const mcp = createMcpHandler({ pipeline, authenticate, tools: compileTools(schema, mcpTools), readBody });
+  const mcp = createMcpHandler({
+    pipeline,
+    authenticate,
+    tools: compileTools(schema, mcpTools),
+    readBody,
+    sessionCookieName: deps.runtime.sessionCookie.name,
+  });
   app.all(['/mcp', '/api/v1/mcp'], mcp);
 
   const openApi = buildOpenApiDocument(schema, routeTable, '1.0.0');

@@ -9,7 +9,7 @@ import type { DataVersions } from '../read-cache/data-version';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
 import { budgetHolder, type Principal } from './principal';
-import { sessionCookieOf } from './session-cookie';
+import { type SessionCookiePolicy, sessionCookieOf } from './session-cookie';
 import { authenticateSession } from './sessions';
 
 export interface AuthenticatorDeps {
@@ -20,7 +20,7 @@ export interface AuthenticatorDeps {
   rateLimitHeaders: (decision: RateLimitDecision, principal: 'apiKey' | 'session') => Record<string, string>;
   /** The read cache's store data versions; null when the read cache is off. */
   dataVersions: DataVersions | null;
-  alwaysSecureCookies: boolean;
+  sessionCookie: SessionCookiePolicy;
   /** CORS_ORIGINS: besides the service's own, the origins browser writes may come from. */
   trustedOrigins: readonly string[];
   /** The query-cost budget; null when it is off. */
@@ -101,14 +101,14 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
       return;
     }
     const now = deps.now();
-    const credential = presentedCredential(req.headers);
+    const credential = presentedCredential(req.headers, deps.sessionCookie.name);
     const withDataVersion = (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false;
     if (credential.kind === 'session') {
       if (write && credential.via === 'cookie') checkOrigin(req, true);
       const principal = await authenticateSession(deps.prisma, credential.token, now).catch((error) => {
         // A cookie that no longer signs anyone in is dropped, so the browser stops sending it.
         if (credential.via === 'cookie' && (error as AppError).code === 'UNAUTHENTICATED')
-          sessionCookieOf(req, { alwaysSecure: deps.alwaysSecureCookies }).clear();
+          sessionCookieOf(req, deps.sessionCookie).clear();
         throw error;
       });
       req.state.principal = principal;

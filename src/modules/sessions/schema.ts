@@ -52,7 +52,8 @@ const LoginResultRef = builder.objectRef<LoginResult>('LoginResult').implement({
   description: 'A new dashboard session; the token is shown this once',
   fields: (t) => ({
     token: t.exposeString('token', {
-      description: 'Send as `Authorization: Bearer <token>` (or the tt_session cookie) until expiresAt',
+      description:
+        'Send as `Authorization: Bearer <token>` (or the session cookie, `__Host-tt_session` in production, `tt_session` elsewhere) until expiresAt',
     }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     staff: t.field({ type: SessionStaffRef, resolve: (result) => result.staff }),
