@@ -23,6 +23,8 @@ const schema = z
     /** Per signed-in staff member; unset: the same as for a key. */
     SESSION_RATE_LIMIT_MAX: z.coerce.number().int().positive().optional(),
     SESSION_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().optional(),
+    /** A dashboard session ends this long after its last request (and 12 h after sign-in in any case). */
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(720).default(120),
     /** Longest wait for Redis on the request path; slower answers fall back to per-process limits. */
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(100),
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
@@ -134,6 +136,7 @@ const schema = z
       max: env.SESSION_RATE_LIMIT_MAX ?? env.RATE_LIMIT_MAX,
       windowSeconds: env.SESSION_RATE_LIMIT_WINDOW_SECONDS ?? env.RATE_LIMIT_WINDOW_SECONDS,
     },
+    sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     readCache: { ttlMs: env.READ_CACHE_TTL_MS, maxBytes: env.READ_CACHE_MAX_MB * 1024 * 1024 },

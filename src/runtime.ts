@@ -98,6 +98,7 @@ export function createRuntime(options: {
       ),
     dataVersions,
     sessionCookie,
+    sessionIdleMs: config.sessionIdleMs,
     trustedOrigins: config.corsOrigins,
     costBudget,
   });

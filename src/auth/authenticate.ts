@@ -21,6 +21,8 @@ export interface AuthenticatorDeps {
   /** The read cache's store data versions; null when the read cache is off. */
   dataVersions: DataVersions | null;
   sessionCookie: SessionCookiePolicy;
+  /** SESSION_IDLE_MINUTES: a session unused this long is over. */
+  sessionIdleMs: number;
   /** CORS_ORIGINS: besides the service's own, the origins browser writes may come from. */
   trustedOrigins: readonly string[];
   /** The query-cost budget; null when it is off. */
@@ -105,7 +107,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     const withDataVersion = (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false;
     if (credential.kind === 'session') {
       if (write && credential.via === 'cookie') checkOrigin(req, true);
-      const principal = await authenticateSession(deps.prisma, credential.token, now).catch((error) => {
+      const principal = await authenticateSession(
+        deps.prisma,
+        credential.token,
+        now,
+        deps.sessionIdleMs,
+      ).catch((error) => {
         // A cookie that no longer signs anyone in is dropped, so the browser stops sending it.
         if (credential.via === 'cookie' && (error as AppError).code === 'UNAUTHENTICATED')
           sessionCookieOf(req, deps.sessionCookie).clear();

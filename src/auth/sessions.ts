@@ -7,9 +7,12 @@ import { verifyPassword } from './password';
 import type { SessionPrincipal } from './principal';
 import { roleScopes } from './roles';
 
-/** A dashboard session lasts 12 hours from sign-in; then the staff member signs in again. */
+/**
+ * A dashboard session lasts 12 hours from sign-in, and ends sooner when unused for the idle time
+ * (SESSION_IDLE_MINUTES); then the staff member signs in again.
+ */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** `lastSeenAt` is written at most this often per session, not on every request. */
+/** `lastSeenAt` is written at most this often per session, not on every request: the idle time's precision. */
 export const LAST_SEEN_INTERVAL_MS = 60 * 1000;
 /** `tts_` + 64 lowercase hex: anything else is refused before any lookup. */
 export const SESSION_TOKEN_PATTERN = /^tts_[0-9a-f]{64}$/;
@@ -194,11 +197,17 @@ export async function login(
 }
 
 /**
- * The principal of a presented session token. Missing, malformed, expired (at `expiresAt` exactly)
- * and revoked sessions, and sessions of a deactivated staff user, are 401 UNAUTHENTICATED; a
- * suspended store is 402 STORE_SUSPENDED. Role and plan are read fresh on every request.
+ * The principal of a presented session token. Missing, malformed, expired (at `expiresAt` exactly),
+ * idle (no request recorded for `idleMs`: `lastSeenAt` that long ago, exactly included) and revoked
+ * sessions, and sessions of a deactivated staff user, are 401 UNAUTHENTICATED; a suspended store is
+ * 402 STORE_SUSPENDED. Role and plan are read fresh on every request.
  */
-export async function authenticateSession(prisma: Db, token: string, now: Date): Promise<SessionPrincipal> {
+export async function authenticateSession(
+  prisma: Db,
+  token: string,
+  now: Date,
+  idleMs: number,
+): Promise<SessionPrincipal> {
   if (!SESSION_TOKEN_PATTERN.test(token)) throw invalidSession();
   const session = await prisma.session.findUnique({
     where: { tokenHash: hashSessionToken(token) },
@@ -216,6 +225,7 @@ export async function authenticateSession(prisma: Db, token: string, now: Date):
     !session ||
     session.revokedAt ||
     now.getTime() >= session.expiresAt.getTime() ||
+    now.getTime() - session.lastSeenAt.getTime() >= idleMs ||
     !session.staffUser.isActive
   ) {
     throw invalidSession();
