@@ -48,7 +48,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestState(deps.logger));
   const metrics = createMetrics({
     prisma: services.prisma,
-    token: config.metricsToken,
+    ...config.metrics,
+    now: () => services.now().getTime(),
     // Process metrics are global to Node; tests build many apps in one process.
     processMetrics: config.env !== 'test',
   });

@@ -8,7 +8,7 @@ import { startWorker, surviveLostJobReports, webhookWorkerOptions } from '../job
 import { type SeedResult, seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from './app';
 import { banner } from './banner';
-import { type Config, ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, configWarnings, loadConfig } from './config';
 import { connectDatabase, type Database, workerPoolSize } from './db';
 import { watchAvailability } from './db/availability';
 import { describeDatabaseError } from './db/connection-errors';
@@ -86,9 +86,7 @@ async function main() {
 }
 
 async function start(role: Role, config: Config, logger: Logger, stops: Stops, progress: Progress) {
-  if (config.webhook.secretKeyIsDevDefault) {
-    logger.warn('no WEBHOOK_SECRET_KEY: webhook secrets are encrypted with the fixed development key');
-  }
+  for (const warning of configWarnings(config, { api: role !== 'worker' })) logger.warn(warning);
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     if (role !== 'all') throw new ConfigError(`DATABASE_URL is required for \`${role}\``);
