@@ -13,6 +13,7 @@ import { AppError, classifyError } from './errors';
 import { createGraphQLDoor } from './graphql/http';
 import { createPipeline } from './graphql/pipeline';
 import { useOperationMetrics } from './graphql/plugins/metrics';
+import { apiHeaders } from './http/api-headers';
 import { corsFor } from './http/cors';
 import { dashboardRouter } from './http/dashboard';
 import { healthRouter } from './http/health';
@@ -44,10 +45,12 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+  app.use(apiHeaders);
   app.use(requestState(deps.logger));
   const metrics = createMetrics({
     prisma: services.prisma,
-    token: config.metricsToken,
+    ...config.metrics,
+    now: () => services.now().getTime(),
     // Process metrics are global to Node; tests build many apps in one process.
     processMetrics: config.env !== 'test',
   });
@@ -70,7 +73,13 @@ export function createApp(deps: AppDeps): Express {
   const readBody = readJsonBody(config.bodyLimitBytes);
 
   // Before the /api/v1 handler, which would answer /api/v1/mcp as an unknown route.
-  const mcp = createMcpHandler({ pipeline, authenticate, tools: compileTools(schema, mcpTools), readBody });
+  const mcp = createMcpHandler({
+    pipeline,
+    authenticate,
+    tools: compileTools(schema, mcpTools),
+    readBody,
+    sessionCookieName: deps.runtime.sessionCookie.name,
+  });
   app.all(['/mcp', '/api/v1/mcp'], mcp);
 
   const openApi = buildOpenApiDocument(schema, routeTable, '1.0.0');

@@ -13,7 +13,7 @@ const schema = z
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** Express "trust proxy": false, true, a hop count or a list of proxy addresses. */
+    /** Express "trust proxy": false, true (refused in production), a hop count or a list of proxy addresses. */
     TRUST_PROXY: z.string().default('false'),
     DATA_DIR: z.string().default('.data'),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -23,6 +23,8 @@ const schema = z
     /** Per signed-in staff member; unset: the same as for a key. */
     SESSION_RATE_LIMIT_MAX: z.coerce.number().int().positive().optional(),
     SESSION_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().optional(),
+    /** A dashboard session ends this long after its last request (and 12 h after sign-in in any case). */
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(720).default(120),
     /** Longest wait for Redis on the request path; slower answers fall back to per-process limits. */
     REDIS_TIMEOUT_MS: z.coerce.number().int().min(10).max(5000).default(100),
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
@@ -58,7 +60,7 @@ const schema = z
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(20),
     /** The worker role answers /healthz and /readyz on this port (unset: it listens on none). */
     WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-    /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+    /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset in production, /metrics is 404. */
     METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
     /** 32 bytes, base64 or hex: the AES-256-GCM key of the webhook signing secrets. */
     WEBHOOK_SECRET_KEY: z
@@ -95,6 +97,28 @@ const schema = z
     if (env.NODE_ENV === 'production' && !env.WEBHOOK_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET_KEY'], message: 'is required in production' });
     }
+    // The demo store's staff sign in with a published password: never in production.
+    if (env.NODE_ENV === 'production' && env.SEED_DEMO) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEED_DEMO'],
+        message: `must be false in production (the demo store's staff sign in with the published password ${DEMO_PASSWORD_HINT})`,
+      });
+    }
+    if (env.NODE_ENV === 'production' && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: `is required in production (without it the embedded PostgreSQL is seeded with demo accounts whose password is ${DEMO_PASSWORD_HINT})`,
+      });
+    }
+    if (env.NODE_ENV === 'production' && trustsEveryHop(env.TRUST_PROXY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message: `must name the proxies in production, not trust every X-Forwarded-For hop (any client could then pick its own address past IP allowlists and the sign-in throttle): set the hop count (1 behind one proxy) or the proxies' addresses or CIDRs`,
+      });
+    }
     for (const origin of (env.CORS_ORIGINS ?? '').split(',')) {
       const trimmed = origin.trim().replace(/\/$/, '');
       if (trimmed !== '' && !isOrigin(trimmed))
@@ -129,6 +153,8 @@ const schema = z
     redisUrl: env.REDIS_URL,
     logLevel: env.LOG_LEVEL,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    /** TRUST_PROXY trusts every hop (allowed outside production, with a warning). */
+    trustsEveryProxy: trustsEveryHop(env.TRUST_PROXY),
     dataDir: env.DATA_DIR,
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
@@ -137,6 +163,7 @@ const schema = z
       max: env.SESSION_RATE_LIMIT_MAX ?? env.RATE_LIMIT_MAX,
       windowSeconds: env.SESSION_RATE_LIMIT_WINDOW_SECONDS ?? env.RATE_LIMIT_WINDOW_SECONDS,
     },
+    sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
     redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
     authFailures: { points: env.AUTH_FAILURES_PER_IP_MAX, durationSeconds: env.AUTH_FAILURES_WINDOW_SECONDS },
@@ -164,7 +191,11 @@ const schema = z
     },
     workerConcurrency: env.WORKER_CONCURRENCY,
     workerHealthPort: env.WORKER_HEALTH_PORT,
-    metricsToken: env.METRICS_TOKEN,
+    metrics: {
+      token: env.METRICS_TOKEN,
+      /** In production without a token /metrics is not public: it answers 404 (main.ts warns). */
+      closed: env.NODE_ENV === 'production' && env.METRICS_TOKEN === undefined,
+    },
     webhook: {
       secretKey: decodeSecretKey(env.WEBHOOK_SECRET_KEY ?? '') ?? DEV_WEBHOOK_SECRET_KEY,
       /** Outside production with no WEBHOOK_SECRET_KEY: a fixed, public development key (main.ts warns). */
@@ -215,6 +246,34 @@ function corsOrigins(value: string | undefined, env: string, port: number): stri
       .filter((origin) => origin !== '');
   if (env !== 'development') return [];
   return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, 'http://localhost:5173'];
+}
+
+/** `true`, or a range holding every address: whoever connects may name the client address. */
+function trustsEveryHop(value: string): boolean {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .some((part) => part === 'true' || /\/0$/.test(part));
+}
+
+/** Said in refusals only: the seed (prisma/seed/demo-store.ts) holds the password itself. */
+const DEMO_PASSWORD_HINT = '`demo-password`';
+
+/**
+ * What start-up warns about, one line each naming the setting to change (main.ts logs them):
+ * settings that are allowed but unsafe or surprising. `api`: the process serves HTTP.
+ */
+export function configWarnings(config: Config, role: { api: boolean }): string[] {
+  const warnings: string[] = [];
+  if (config.webhook.secretKeyIsDevDefault)
+    warnings.push('no WEBHOOK_SECRET_KEY: webhook secrets are encrypted with the fixed development key');
+  if (role.api && config.trustsEveryProxy)
+    warnings.push(
+      "TRUST_PROXY trusts every X-Forwarded-For hop: any client can pick its own address past IP allowlists and the sign-in throttle; set the hop count (1) or the proxies' addresses (production refuses it)",
+    );
+  if (role.api && config.metrics.closed)
+    warnings.push('/metrics answers 404 in production without a token: set METRICS_TOKEN to scrape /metrics');
+  return warnings;
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

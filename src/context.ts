@@ -3,7 +3,7 @@ import type { PrismaClient } from '../prisma/generated/client/client';
 import type { Plan } from '../prisma/generated/client/enums';
 import type { AuthTarget } from './auth/invalidation';
 import { type Principal, systemPrincipal } from './auth/principal';
-import { noSessionCookie, type SessionCookie } from './auth/session-cookie';
+import { noSessionCookie, type SessionCookie, type SessionCookiePolicy } from './auth/session-cookie';
 import { AppError } from './errors';
 import type { WebhookServices } from './modules/webhooks/services';
 
@@ -28,8 +28,8 @@ export interface RequestServices {
   webhooks?: WebhookServices;
   /** After a write of the store commits: replaces its read-cache data version (src/modules/store-writes.ts). */
   storeChanged?: (storeId: string) => Promise<void>;
-  /** Session cookies carry Secure on every request (production), not only on HTTPS ones. */
-  alwaysSecureCookies?: boolean;
+  /** The session cookie's name and Secure rule (absent in hand-made test contexts: development's). */
+  sessionCookiePolicy?: SessionCookiePolicy;
 }
 
 /** The per-request context shared by GraphQL, the REST adapter and MCP. */

@@ -8,13 +8,14 @@ import { startWorker, surviveLostJobReports, webhookWorkerOptions } from '../job
 import { type SeedResult, seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from './app';
 import { banner } from './banner';
-import { type Config, ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, configWarnings, loadConfig } from './config';
 import { connectDatabase, type Database, workerPoolSize } from './db';
 import { watchAvailability } from './db/availability';
 import { describeDatabaseError } from './db/connection-errors';
 import { startEmbeddedPostgres } from './db/embedded';
 import { migrate } from './db/migrate';
 import { readEnvFile } from './env-file';
+import { apiHeaders } from './http/api-headers';
 import { healthRouter } from './http/health';
 import { listen } from './http/server';
 import { createLogger, terminalLogDestination } from './logger';
@@ -85,9 +86,7 @@ async function main() {
 }
 
 async function start(role: Role, config: Config, logger: Logger, stops: Stops, progress: Progress) {
-  if (config.webhook.secretKeyIsDevDefault) {
-    logger.warn('no WEBHOOK_SECRET_KEY: webhook secrets are encrypted with the fixed development key');
-  }
+  for (const warning of configWarnings(config, { api: role !== 'worker' })) logger.warn(warning);
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     if (role !== 'all') throw new ConfigError(`DATABASE_URL is required for \`${role}\``);
@@ -171,6 +170,7 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
       // The worker role's probes, for an orchestrator: the same checks as the API's.
       const probes = express()
         .disable('x-powered-by')
+        .use(apiHeaders)
         .use(healthRouter({ prisma: db.prisma, redis }));
       const health = await listen(probes, config.workerHealthPort, config.host);
       stops.listener(() => closeServer(health));

@@ -8,6 +8,7 @@ import { type Authenticate, createAuthenticator } from './auth/authenticate';
 import { AuthInvalidation } from './auth/invalidation';
 import { KeyVerifier } from './auth/key-verifier';
 import { createLoginThrottle } from './auth/login-throttle';
+import { type SessionCookiePolicy, sessionCookiePolicy } from './auth/session-cookie';
 import type { Config } from './config';
 import type { RequestServices } from './context';
 import { webhookServicesFrom } from './modules/webhooks/services';
@@ -27,6 +28,8 @@ export interface Runtime {
   readCache: ReadCache;
   /** Each key's and staff member's query-cost budget; null when COST_BUDGET_POINTS is 0. */
   costBudget: CostBudget | null;
+  /** The session cookie's name and Secure rule, from NODE_ENV. */
+  sessionCookie: SessionCookiePolicy;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -71,6 +74,7 @@ export function createRuntime(options: {
     redisTimeoutMs: config.redisTimeoutMs,
   });
 
+  const sessionCookie = sessionCookiePolicy(config);
   const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
   const services: RequestServices = {
     prisma,
@@ -79,7 +83,7 @@ export function createRuntime(options: {
     loginThrottle,
     webhooks: webhookServicesFrom(config),
     storeChanged: (storeId) => readCache.storeChanged(storeId),
-    alwaysSecureCookies: config.isProduction,
+    sessionCookiePolicy: sessionCookie,
   };
   const costBudget = createCostBudget({
     redis,
@@ -100,7 +104,8 @@ export function createRuntime(options: {
         (kind === 'session' ? config.sessionRateLimit : config.rateLimit).windowSeconds,
       ),
     dataVersions,
-    alwaysSecureCookies: config.isProduction,
+    sessionCookie,
+    sessionIdleMs: config.sessionIdleMs,
     trustedOrigins: config.corsOrigins,
     costBudget,
   });
@@ -112,6 +117,7 @@ export function createRuntime(options: {
     usage,
     readCache,
     costBudget,
+    sessionCookie,
     start: () => invalidation.start(),
     stop: () => invalidation.stop(),
   };

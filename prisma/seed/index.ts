@@ -9,7 +9,13 @@ import { DEMO_KEY_NAME, DEMO_STAFF, DEMO_STORE_NAME, seedDemoStore } from './dem
 // `npm start` runs, which it seeds by itself on first boot). It must be migrated: `npm run db:migrate`.
 async function main() {
   readEnvFile();
-  const database = await commandDatabase(loadConfig());
+  const config = loadConfig();
+  // The demo store's staff sign in with a published password (as SEED_DEMO, refused in production).
+  if (config.isProduction)
+    throw new ConfigError(
+      'db:seed creates the demo store, whose staff sign in with the published password `demo-password`: not with NODE_ENV=production',
+    );
+  const database = await commandDatabase(config);
   const db = connectDatabase(database.url, { max: 2 });
   try {
     const started = Date.now();

@@ -10,7 +10,7 @@ import type { AddressFailures } from './address-failures';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
 import { budgetHolder, type Principal } from './principal';
-import { sessionCookieOf } from './session-cookie';
+import { type SessionCookiePolicy, sessionCookieOf } from './session-cookie';
 import { authenticateSession } from './sessions';
 
 export interface AuthenticatorDeps {
@@ -23,7 +23,9 @@ export interface AuthenticatorDeps {
   rateLimitHeaders: (decision: RateLimitDecision, principal: 'apiKey' | 'session') => Record<string, string>;
   /** The read cache's store data versions; null when the read cache is off. */
   dataVersions: DataVersions | null;
-  alwaysSecureCookies: boolean;
+  sessionCookie: SessionCookiePolicy;
+  /** SESSION_IDLE_MINUTES: a session unused this long is over. */
+  sessionIdleMs: number;
   /** CORS_ORIGINS: besides the service's own, the origins browser writes may come from. */
   trustedOrigins: readonly string[];
   /** The query-cost budget; null when it is off. */
@@ -104,21 +106,25 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
       return;
     }
     const now = deps.now();
-    const credential = presentedCredential(req.headers);
+    const credential = presentedCredential(req.headers, deps.sessionCookie.name);
     const withDataVersion = (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false;
     if (credential.kind === 'session') {
       if (write && credential.via === 'cookie') checkOrigin(req, true);
       const failures = deps.failures
         ? { byAddress: deps.failures, address: req.state.clientAddress }
         : undefined;
-      const principal = await authenticateSession(deps.prisma, credential.token, now, failures).catch(
-        (error) => {
-          // A cookie that no longer signs anyone in is dropped, so the browser stops sending it.
-          if (credential.via === 'cookie' && (error as AppError).code === 'UNAUTHENTICATED')
-            sessionCookieOf(req, { alwaysSecure: deps.alwaysSecureCookies }).clear();
-          throw error;
-        },
-      );
+      const principal = await authenticateSession(
+        deps.prisma,
+        credential.token,
+        now,
+        deps.sessionIdleMs,
+        failures,
+      ).catch((error) => {
+        // A cookie that no longer signs anyone in is dropped, so the browser stops sending it.
+        if (credential.via === 'cookie' && (error as AppError).code === 'UNAUTHENTICATED')
+          sessionCookieOf(req, deps.sessionCookie).clear();
+        throw error;
+      });
       req.state.principal = principal;
       const { rateLimit, dataVersion, costBudget } = await deps.admission.admitSession(principal, now, {
         withDataVersion,

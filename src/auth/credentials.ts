@@ -2,7 +2,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /** Session tokens: `tts_` + 64 hex. Never confused with an API key (`tt_` + 64 hex). */
 export const SESSION_TOKEN_PREFIX = 'tts_';
-export const SESSION_COOKIE = 'tt_session';
 
 export type Credential =
   | { kind: 'apiKey'; value: string }
@@ -14,9 +13,10 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 
 /**
  * What the request presents: `tt-api-key` wins, then `Authorization: Bearer` (a `tts_` token is a
- * dashboard session, anything else is taken as an API key), then the session cookie.
+ * dashboard session, anything else is taken as an API key), then the session cookie, by the name the
+ * session-cookie policy gives it (src/auth/session-cookie.ts).
  */
-export function presentedCredential(headers: IncomingHttpHeaders): Credential {
+export function presentedCredential(headers: IncomingHttpHeaders, sessionCookieName: string): Credential {
   const direct = first(headers['tt-api-key']);
   if (direct) return { kind: 'apiKey', value: direct };
   const bearer = first(headers.authorization)
@@ -27,16 +27,16 @@ export function presentedCredential(headers: IncomingHttpHeaders): Credential {
       ? { kind: 'session', token: bearer, via: 'bearer' }
       : { kind: 'apiKey', value: bearer };
   }
-  const cookie = sessionCookie(first(headers.cookie));
+  const cookie = sessionCookie(first(headers.cookie), sessionCookieName);
   if (cookie) return { kind: 'session', token: cookie, via: 'cookie' };
   return { kind: 'none' };
 }
 
-/** The tt_session cookie's value; a malformed one counts as absent (the session check then says 401). */
-function sessionCookie(header: string | undefined): string | undefined {
+/** The session cookie's value; a malformed one counts as absent (the session check then says 401). */
+function sessionCookie(header: string | undefined, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {
     const at = part.indexOf('=');
-    if (at < 0 || part.slice(0, at).trim() !== SESSION_COOKIE) continue;
+    if (at < 0 || part.slice(0, at).trim() !== name) continue;
     try {
       return decodeURIComponent(part.slice(at + 1).trim()) || undefined;
     } catch {

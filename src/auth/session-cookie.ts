@@ -1,5 +1,22 @@
 import type { CookieOptions, Request } from 'express';
-import { SESSION_COOKIE } from './credentials';
+
+/** The session cookie's name and whether it is Secure on every request: one policy for the setter and the reader. */
+export interface SessionCookiePolicy {
+  readonly name: string;
+  readonly alwaysSecure: boolean;
+}
+
+/**
+ * Production: `__Host-tt_session`, always Secure. Browsers keep a `__Host-` cookie only when it is
+ * Secure, Path=/ and has no Domain, so a sibling subdomain or a plain-HTTP answer can neither set
+ * nor shadow it. Elsewhere (http://localhost in development and tests): `tt_session`, Secure over
+ * HTTPS only.
+ */
+export function sessionCookiePolicy(config: { isProduction: boolean }): SessionCookiePolicy {
+  return config.isProduction
+    ? { name: '__Host-tt_session', alwaysSecure: true }
+    : { name: 'tt_session', alwaysSecure: false };
+}
 
 /** What a sign-in or sign-out asks of the browser: keep the session cookie, or drop it. */
 export interface SessionCookie {
@@ -11,28 +28,33 @@ export interface SessionCookie {
 export const noSessionCookie: SessionCookie = { set: () => {}, clear: () => {} };
 
 /**
- * The tt_session cookie (DESIGN "Plans and stores"): HttpOnly, SameSite=Lax, Path=/, and Secure in
- * production or whenever the request came over HTTPS (express's req.secure honours TRUST_PROXY).
- * (A class: every request's context gets one, and most never use it.)
+ * The session cookie (DESIGN "Plans and stores"): HttpOnly, SameSite=Lax, Path=/, no Domain, and
+ * Secure when the policy says always or the request came over HTTPS (express's req.secure honours
+ * TRUST_PROXY). (A class: every request's context gets one, and most never use it.)
  */
 class BrowserSessionCookie implements SessionCookie {
   constructor(
     private readonly req: Request,
-    private readonly alwaysSecure: boolean,
+    private readonly policy: SessionCookiePolicy,
   ) {}
 
   set(token: string, expiresAt: Date): void {
-    this.req.res?.cookie(SESSION_COOKIE, token, { ...this.attributes(), expires: expiresAt });
+    this.req.res?.cookie(this.policy.name, token, { ...this.attributes(), expires: expiresAt });
   }
 
   clear(): void {
-    this.req.res?.clearCookie(SESSION_COOKIE, this.attributes());
+    this.req.res?.clearCookie(this.policy.name, this.attributes());
   }
 
   private attributes(): CookieOptions {
-    return { httpOnly: true, sameSite: 'lax', path: '/', secure: this.alwaysSecure || this.req.secure };
+    return {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: this.policy.alwaysSecure || this.req.secure,
+    };
   }
 }
 
-export const sessionCookieOf = (req: Request, options: { alwaysSecure: boolean }): SessionCookie =>
-  new BrowserSessionCookie(req, options.alwaysSecure);
+export const sessionCookieOf = (req: Request, policy: SessionCookiePolicy): SessionCookie =>
+  new BrowserSessionCookie(req, policy);

@@ -8,9 +8,12 @@ import { verifyPassword } from './password';
 import type { SessionPrincipal } from './principal';
 import { roleScopes } from './roles';
 
-/** A dashboard session lasts 12 hours from sign-in; then the staff member signs in again. */
+/**
+ * A dashboard session lasts 12 hours from sign-in, and ends sooner when unused for the idle time
+ * (SESSION_IDLE_MINUTES); then the staff member signs in again.
+ */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** `lastSeenAt` is written at most this often per session, not on every request. */
+/** `lastSeenAt` is written at most this often per session, not on every request: the idle time's precision. */
 export const LAST_SEEN_INTERVAL_MS = 60 * 1000;
 /** `tts_` + 64 lowercase hex: anything else is refused before any lookup. */
 export const SESSION_TOKEN_PATTERN = /^tts_[0-9a-f]{64}$/;
@@ -195,16 +198,18 @@ export async function login(
 }
 
 /**
- * The principal of a presented session token. Missing, malformed, expired (at `expiresAt` exactly)
- * and revoked sessions, and sessions of a deactivated staff user, are 401 UNAUTHENTICATED; a
- * suspended store is 402 STORE_SUSPENDED. Role and plan are read fresh on every request. With
- * `failures`, a token that matches no session counts against the client address, and a blocked
- * address is refused (429) before the lookup.
+ * The principal of a presented session token. Missing, malformed, expired (at `expiresAt` exactly),
+ * idle (no request recorded for `idleMs`: `lastSeenAt` that long ago, exactly included) and revoked
+ * sessions, and sessions of a deactivated staff user, are 401 UNAUTHENTICATED; a suspended store is
+ * 402 STORE_SUSPENDED. Role and plan are read fresh on every request. With `failures`, a token that
+ * matches no session counts against the client address, and a blocked address is refused (429)
+ * before the lookup.
  */
 export async function authenticateSession(
   prisma: Db,
   token: string,
   now: Date,
+  idleMs: number,
   failures?: { byAddress: AddressFailures; address: string | undefined },
 ): Promise<SessionPrincipal> {
   if (!SESSION_TOKEN_PATTERN.test(token)) throw invalidSession();
@@ -225,7 +230,12 @@ export async function authenticateSession(
     await failures?.byAddress.count(failures.address);
     throw invalidSession();
   }
-  if (session.revokedAt || now.getTime() >= session.expiresAt.getTime() || !session.staffUser.isActive) {
+  if (
+    session.revokedAt ||
+    now.getTime() >= session.expiresAt.getTime() ||
+    now.getTime() - session.lastSeenAt.getTime() >= idleMs ||
+    !session.staffUser.isActive
+  ) {
     throw invalidSession();
   }
   if (session.store.status === 'SUSPENDED') throw storeSuspended();

@@ -105,6 +105,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     cors: false,
     batching: false,
     plugins: [
+      // So is Cache-Control (no-store, src/http/api-headers.ts): yoga's event streams would say no-cache.
+      { onResponse: ({ response }) => response.headers.delete('cache-control') },
       // graphql-jit for the doors' fixed documents, graphql-js for the rest (src/graphql/executor.ts;
       // yoga's default, @graphql-tools/executor, is there for @defer and @stream, which this schema
       // does not offer).

@@ -8,6 +8,7 @@ import express, {
   Router,
 } from 'express';
 import { projectRoot } from '../paths';
+import { keepFileCache } from './api-headers';
 import { pageHeaders } from './page-headers';
 
 /** Where `npm run build:dashboard` (run by install, `npm run build` and test) writes the store dashboard. */
@@ -23,8 +24,10 @@ which builds it too) and reload. The API answers meanwhile at <code>/graphql</co
 /**
  * The store dashboard (spec/dashboard.md) at `/`: its hashed assets cached for a year, and every
  * other GET that asks for HTML and names no file (a deep link such as `/keys`) answered with the
- * app's index.html, so the app's router shows the page. Mounted after the API doors, so their paths
- * never reach it; a request that wants JSON still gets the JSON 404.
+ * app's index.html, so the app's router shows the page: `no-cache`, always revalidated (its ETag
+ * makes that a 304), as it names the current build's assets; it holds no secret, so not `no-store`.
+ * Mounted after the API doors, so their paths never reach it; a request that wants JSON still gets
+ * the JSON 404.
  */
 export function dashboardRouter(dir = DASHBOARD_DIR): Router {
   const router = Router();
@@ -38,6 +41,7 @@ export function dashboardRouter(dir = DASHBOARD_DIR): Router {
       maxAge: '365d',
       index: false,
       fallthrough: true,
+      setHeaders: keepFileCache,
     }),
   );
   const page: RequestHandler = (req: Request, res: Response, next: NextFunction) => {

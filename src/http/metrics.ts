@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db';
+import { AppError } from '../errors';
+import { sendRestError } from './respond';
 
 /**
  * Prometheus metrics at GET /metrics: requests by door, route template and status, their latency,
@@ -13,7 +15,7 @@ export interface Metrics {
   registry: Registry;
   /** Counts and times every request; mount first. */
   observe: (req: Request, res: Response, next: NextFunction) => void;
-  /** Serves the exposition text (behind METRICS_TOKEN when set). */
+  /** Serves the exposition text (behind METRICS_TOKEN when set; 404 when closed). */
   serve: (req: Request, res: Response) => Promise<void>;
   /** One GraphQL operation through the pipeline, by door, type and outcome, with its requested cost. */
   operation: (
@@ -33,8 +35,24 @@ const FIXED_ROUTES = [
   '/metrics',
 ];
 
-export function createMetrics(options: { prisma: Db; token?: string; processMetrics?: boolean }): Metrics {
+/** How long a scrape's job-queue aggregate is reused, so that scraping cannot be used to load the database. */
+export const QUEUE_READ_TTL_MS = 5000;
+
+export function createMetrics(options: {
+  prisma: Db;
+  /** Required as `Authorization: Bearer <token>` when set. */
+  token?: string;
+  /** /metrics answers 404 as if it did not exist (production without a token). */
+  closed?: boolean;
+  processMetrics?: boolean;
+  /** The clock of the queue aggregate's reuse (ms). */
+  now?: () => number;
+}): Metrics {
   const registry = new Registry();
+  const queue = reusedFor(QUEUE_READ_TTL_MS, options.now ?? Date.now, () =>
+    // A database that does not answer leaves the gauge empty rather than failing the scrape.
+    readQueue(options.prisma).catch(() => []),
+  );
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
@@ -85,8 +103,7 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
     registers: [registry],
     async collect() {
       this.reset();
-      // A database that does not answer leaves the gauge empty rather than failing the scrape.
-      const rows = await readQueue(options.prisma).catch(() => []);
+      const rows = await queue();
       for (const row of rows) this.set({ task: row.task, state: row.state }, Number(row.count));
     },
   });
@@ -125,6 +142,9 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
       if (requested !== undefined) child.cost.observe(requested);
     },
     async serve(req, res) {
+      // The JSON 404 of any path that does not exist: nothing says metrics are here.
+      if (options.closed)
+        return sendRestError(res, new AppError('NOT_FOUND', `No route ${req.method} ${req.path}`));
       if (!authorized(req)) {
         res
           .status(401)
@@ -135,6 +155,19 @@ export function createMetrics(options: { prisma: Db; token?: string; processMetr
       }
       res.type(registry.contentType).send(await registry.metrics());
     },
+  };
+}
+
+/**
+ * `read`'s promise, reused for `ttlMs` after it was made: scrapes within that time, concurrent ones
+ * included, share one database round trip.
+ */
+function reusedFor<T>(ttlMs: number, now: () => number, read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const at = now();
+    if (!last || at - last.at >= ttlMs || at < last.at) last = { at, value: read() };
+    return last.value;
   };
 }
 

@@ -16,9 +16,9 @@ const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
+/** The pages' own headers; nosniff, like every answer, comes from src/http/api-headers.ts. */
 export function pageHeaders(res: Response): void {
   res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
-  res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('referrer-policy', 'same-origin');
   res.setHeader('x-frame-options', 'DENY');
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Response, Router } from 'express';
 import { projectRoot } from '../paths';
+import { keepFileCache } from './api-headers';
 import { pageHeaders } from './page-headers';
 
 /** The page's own files (HTML, start-up script, styles). */
@@ -29,11 +30,15 @@ export function referenceRouter(): Router {
     res.type('html').send(index);
   });
   const files = (dir: string, allowed: ReadonlySet<string>) => {
-    const serve = express.static(dir, { index: false, maxAge: '1d', fallthrough: false });
+    const serve = express.static(dir, {
+      index: false,
+      maxAge: '1d',
+      fallthrough: false,
+      setHeaders: keepFileCache,
+    });
     return (req: Request, res: Response, next: () => void) => {
       if (!allowed.has(req.path.slice(1))) return next();
       label(req);
-      res.setHeader('x-content-type-options', 'nosniff');
       serve(req, res, next);
     };
   };

@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, type Server, ServerResponse, STATUS_CODE
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
 import { AppError, errorEnvelope } from '../errors';
+import { API_HEADERS } from './api-headers';
 import { newRequestId } from './request-state';
 
 /**
@@ -87,9 +88,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: SocketWithReque
   const body = JSON.stringify(errorEnvelope(appError, newRequestId()));
   socket.end(
     `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\n${RAW_API_HEADERS}Connection: close\r\n\r\n${body}`,
   );
 }
+
+/** The app's answers carry these (src/http/api-headers.ts); so do the ones the server writes itself. */
+const RAW_API_HEADERS = API_HEADERS.map(([name, value]) => `${name}: ${value}\r\n`).join('');
 
 type Init = { call(self: object, ...args: unknown[]): void };
 

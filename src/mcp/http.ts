@@ -14,6 +14,8 @@ export interface McpDeps {
   tools: readonly CompiledTool[];
   /** The JSON body reader every door uses (size limit, content type, INVALID_JSON). */
   readBody: (req: Request, res: Response) => Promise<void>;
+  /** The session cookie's name (src/auth/session-cookie.ts), to tell a session from no credential. */
+  sessionCookieName: string;
 }
 
 /** The JSON-RPC requests (messages with a method and an id) in a body: one for anything else. */
@@ -48,7 +50,7 @@ export function createMcpHandler(deps: McpDeps): RequestHandler {
     }
     try {
       // Spec §4.3: an API key is required; a dashboard session (header or cookie) is not one.
-      if (presentedCredential(req.headers).kind === 'session')
+      if (presentedCredential(req.headers, deps.sessionCookieName).kind === 'session')
         throw new AppError('API_KEY_REQUIRED', 'The MCP endpoint takes an API key, not a dashboard session');
       // The body is read first (bounded like every door's) so that a JSON-RPC batch counts each of
       // its calls against the rate limit and usage: README "Rate limit".

@@ -32,6 +32,9 @@ const redisPrefix = testPrefix('login-throttle');
 const PASSWORD = 'correct horse battery staple';
 const t0 = new Date(Date.UTC(2026, 2, 1, 12, 0, 0));
 const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+/** SESSION_IDLE_MINUTES' default. */
+const IDLE_MS = 120 * MINUTE;
 
 let counter = 0;
 const uniqueEmail = (what: string) =>
@@ -217,30 +220,61 @@ describe('authenticateSession', () => {
     return { code: error.code, message: error.message };
   };
 
-  it('accepts the token until a second before expiresAt and refuses it at expiresAt', async () => {
+  it('accepts a session in use until a second before expiresAt and refuses it at expiresAt', async () => {
     const { token, expiresAt, session } = await signedIn();
+    // A request every hour keeps it from going idle; 12 h after sign-in it ends all the same.
+    for (let at = t0.getTime() + 60 * MINUTE; at < expiresAt.getTime(); at += 60 * MINUTE)
+      await authenticateSession(server.prisma, token, new Date(at), IDLE_MS);
     const before = new Date(expiresAt.getTime() - SECOND);
-    expect(await authenticateSession(server.prisma, token, before)).toEqual(session);
-    expect(await codeOf(authenticateSession(server.prisma, token, expiresAt))).toEqual(invalid);
+    expect(await authenticateSession(server.prisma, token, before, IDLE_MS)).toEqual(session);
+    expect(await codeOf(authenticateSession(server.prisma, token, expiresAt, IDLE_MS))).toEqual(invalid);
     expect(
-      await codeOf(authenticateSession(server.prisma, token, new Date(expiresAt.getTime() + SECOND))),
+      await codeOf(
+        authenticateSession(server.prisma, token, new Date(expiresAt.getTime() + SECOND), IDLE_MS),
+      ),
     ).toEqual(invalid);
+  });
+
+  it('refuses a session unused for the idle time, counted from its last recorded request', async () => {
+    const at = (ms: number) => new Date(t0.getTime() + ms);
+    const unused = await signedIn();
+    expect(await codeOf(authenticateSession(server.prisma, unused.token, at(IDLE_MS), IDLE_MS))).toEqual(
+      invalid,
+    );
+
+    const { token, session } = await signedIn();
+    expect(await authenticateSession(server.prisma, token, at(IDLE_MS - SECOND), IDLE_MS)).toEqual(session);
+    // That request was recorded (lastSeenAt), so the idle time starts again from it.
+    expect(await authenticateSession(server.prisma, token, at(2 * IDLE_MS - 2 * SECOND), IDLE_MS)).toEqual(
+      session,
+    );
+    expect(
+      await codeOf(authenticateSession(server.prisma, token, at(3 * IDLE_MS - 2 * SECOND), IDLE_MS)),
+    ).toEqual(invalid);
+  });
+
+  it('records a request at most a minute late, so a session may go idle up to a minute early', async () => {
+    const at = (ms: number) => new Date(t0.getTime() + ms);
+    const { token } = await signedIn();
+    // Seen at 59 s, not recorded (less than a minute after sign-in): idle counts from sign-in.
+    await authenticateSession(server.prisma, token, at(59 * SECOND), IDLE_MS);
+    expect(await codeOf(authenticateSession(server.prisma, token, at(IDLE_MS), IDLE_MS))).toEqual(invalid);
   });
 
   it('refuses unknown and malformed tokens', async () => {
     const { token } = await signedIn();
     const unknown = `tts_${'0'.repeat(64)}`;
     for (const bad of [unknown, token.toUpperCase(), token.slice(0, -1), `tt_${token.slice(4)}`, '']) {
-      expect(await codeOf(authenticateSession(server.prisma, bad, t0))).toEqual(invalid);
+      expect(await codeOf(authenticateSession(server.prisma, bad, t0, IDLE_MS))).toEqual(invalid);
     }
   });
 
   it('refuses the session of a staff user deactivated after signing in, and reads the role fresh', async () => {
     const { user, token } = await signedIn('ADMIN');
     await server.prisma.staffUser.update({ where: { id: user.id }, data: { role: 'STAFF' } });
-    expect((await authenticateSession(server.prisma, token, t0)).role).toBe('STAFF');
+    expect((await authenticateSession(server.prisma, token, t0, IDLE_MS)).role).toBe('STAFF');
     await server.prisma.staffUser.update({ where: { id: user.id }, data: { isActive: false } });
-    expect(await codeOf(authenticateSession(server.prisma, token, t0))).toEqual(invalid);
+    expect(await codeOf(authenticateSession(server.prisma, token, t0, IDLE_MS))).toEqual(invalid);
   });
 
   it('answers 402 STORE_SUSPENDED once the store is suspended', async () => {
@@ -251,7 +285,7 @@ describe('authenticateSession', () => {
       where: { id: store },
       data: { status: 'SUSPENDED', suspendedAt: t0 },
     });
-    const error = await rejection(authenticateSession(server.prisma, token, t0));
+    const error = await rejection(authenticateSession(server.prisma, token, t0, IDLE_MS));
     expect([error.code, error.status]).toEqual(['STORE_SUSPENDED', 402]);
   });
 
@@ -261,11 +295,11 @@ describe('authenticateSession', () => {
       (await server.prisma.session.findUniqueOrThrow({ where: { id: session.sessionId } })).lastSeenAt;
     const at = (ms: number) => new Date(t0.getTime() + ms);
 
-    await authenticateSession(server.prisma, token, at(30 * SECOND));
+    await authenticateSession(server.prisma, token, at(30 * SECOND), IDLE_MS);
     expect(await lastSeen()).toEqual(t0);
-    await authenticateSession(server.prisma, token, at(LAST_SEEN_INTERVAL_MS));
+    await authenticateSession(server.prisma, token, at(LAST_SEEN_INTERVAL_MS), IDLE_MS);
     expect(await lastSeen()).toEqual(at(LAST_SEEN_INTERVAL_MS));
-    await authenticateSession(server.prisma, token, at(LAST_SEEN_INTERVAL_MS + 59 * SECOND));
+    await authenticateSession(server.prisma, token, at(LAST_SEEN_INTERVAL_MS + 59 * SECOND), IDLE_MS);
     expect(await lastSeen()).toEqual(at(LAST_SEEN_INTERVAL_MS));
   });
 });
@@ -284,7 +318,7 @@ describe('logout', () => {
 
     const row = await server.prisma.session.findUniqueOrThrow({ where: { id: session.sessionId } });
     expect(row.revokedAt).toEqual(later);
-    const error = await rejection(authenticateSession(server.prisma, token, later));
+    const error = await rejection(authenticateSession(server.prisma, token, later, IDLE_MS));
     expect(error.code).toBe('UNAUTHENTICATED');
     expect((await auditOf(user.id)).map((a) => [a.action, a.targetId, a.ip])).toEqual([
       ['session.login', session.sessionId, null],
@@ -555,5 +589,44 @@ describe('over HTTP', () => {
     );
     expect(res.status).toBe(401);
     expect((await res.json()).errors[0].extensions.code).toBe('API_KEY_REQUIRED');
+  });
+});
+
+describe('SESSION_IDLE_MINUTES', () => {
+  let idle: TestServer;
+  beforeAll(async () => {
+    idle = await startTestServer({ SESSION_IDLE_MINUTES: '30' });
+  });
+  afterAll(() => idle.close());
+
+  it('ends a session unused for that long with 401 UNAUTHENTICATED, and drops its cookie', async () => {
+    const store = (await makeStore(idle.prisma)).id;
+    const email = uniqueEmail('idle');
+    await createStaffUser(idle.prisma, {
+      storeId: store,
+      email,
+      name: 'Ida',
+      role: 'OWNER',
+      password: PASSWORD,
+    });
+    const login = await idle.send('POST', '/api/v1/auth/login', { email, password: PASSWORD });
+    const { token } = (await login.json()).data;
+    const asCookie = { headers: { cookie: `tt_session=${token}` } };
+
+    idle.clock.now = new Date(idle.clock.now.getTime() + 29 * MINUTE);
+    expect((await idle.request('/api/v1/auth/session', asCookie)).status).toBe(200);
+    idle.clock.now = new Date(idle.clock.now.getTime() + 29 * MINUTE);
+    expect((await idle.request('/api/v1/auth/session', asCookie)).status).toBe(200);
+    idle.clock.now = new Date(idle.clock.now.getTime() + 30 * MINUTE);
+    const after = await idle.request('/api/v1/auth/session', asCookie);
+    expect(after.status).toBe(401);
+    expect(await after.json()).toEqual({
+      success: false,
+      status: 401,
+      code: 'UNAUTHENTICATED',
+      message: 'The session is invalid or has expired; sign in again',
+      requestId: after.headers.get('x-request-id'),
+    });
+    expect(after.headers.getSetCookie()[0]).toMatch(/^tt_session=; Path=\/; Expires=Thu, 01 Jan 1970/);
   });
 });

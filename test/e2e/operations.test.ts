@@ -60,6 +60,24 @@ describe('start-up settings', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/WEBHOOK_LEASE_SECONDS: must exceed WEBHOOK_TIMEOUT_MS by at least a second/);
   });
+
+  it('refuses production with the demo store or a spoofable client address, in one line naming each setting', async () => {
+    const service = startService([], {
+      NODE_ENV: 'production',
+      SEED_DEMO: 'true',
+      TRUST_PROXY: 'true',
+      WEBHOOK_SECRET_KEY: 'a'.repeat(64),
+    });
+    expect(await service.exited).toBe(1);
+    const errors = service
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('Error: '));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(
+      /^Error: Invalid configuration: SEED_DEMO: must be false in production .*; DATABASE_URL: is required in production .*; TRUST_PROXY: must name the proxies in production/,
+    );
+  });
 });
 
 describe('npm start (scripts/start.mjs)', () => {

@@ -94,9 +94,12 @@ describe('CORS_ORIGINS defaults', () => {
       'http://127.0.0.1:3000',
       'http://localhost:5173',
     ]);
-    expect(loadConfig({ NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'a'.repeat(64) }).corsOrigins).toEqual(
-      [],
-    );
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://app@db.internal:5432/commerce',
+      WEBHOOK_SECRET_KEY: 'a'.repeat(64),
+    };
+    expect(loadConfig(production).corsOrigins).toEqual([]);
     expect(loadConfig({ NODE_ENV: 'test' }).corsOrigins).toEqual([]);
   });
 

@@ -1,12 +1,25 @@
+import { QUEUE_READ_TTL_MS } from '../../src/http/metrics';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 let key: string;
 const token = 'metrics-token-0123456789';
+/** The statements that read the job queue, as the server's database client sends them. */
+const queueReads: string[] = [];
+const later = (ms: number) => {
+  server.clock.now = new Date(server.clock.now.getTime() + ms);
+};
 
 beforeAll(async () => {
-  server = await startTestServer({ METRICS_TOKEN: token });
+  server = await startTestServer(
+    { METRICS_TOKEN: token },
+    {
+      onQuery: (sql) => {
+        if (sql.includes('graphile_worker.jobs')) queueReads.push(sql);
+      },
+    },
+  );
   const store = await makeStore(server.prisma);
   key = (await makeKey(server.prisma, store.id)).secret;
 });
@@ -52,8 +65,60 @@ describe('GET /metrics', () => {
       body: JSON.stringify({ name: 'Queued' }),
     });
     expect(res.status).toBe(201);
+    // The queue read of earlier scrapes is reused for a few seconds.
+    later(QUEUE_READ_TTL_MS);
     // No worker runs in this test: the event's fan-out job waits in the queue.
     expect(await scrape()).toMatch(/worker_jobs\{task="fan_out_event",state="waiting"\} [1-9]/);
+  });
+});
+
+describe('the job queue read', () => {
+  it('is one database aggregate per few seconds, however often and however concurrently scraped', async () => {
+    later(QUEUE_READ_TTL_MS);
+    const before = queueReads.length;
+    await Promise.all([scrape(), scrape(), scrape()]);
+    await scrape();
+    later(QUEUE_READ_TTL_MS - 1);
+    await scrape();
+    expect(queueReads.length - before).toBe(1);
+    later(1);
+    await Promise.all([scrape(), scrape()]);
+    expect(queueReads.length - before).toBe(2);
+  });
+});
+
+describe('in production', () => {
+  const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'a'.repeat(64) };
+
+  it('without METRICS_TOKEN, /metrics is closed: the JSON 404 of a path that does not exist', async () => {
+    const closed = await startTestServer(production);
+    try {
+      for (const accept of ['text/plain', 'application/openmetrics-text, */*;q=0.1', 'text/html']) {
+        const res = await closed.request('/metrics', { headers: { accept } });
+        expect(await res.json()).toEqual({
+          success: false,
+          status: 404,
+          code: 'NOT_FOUND',
+          message: 'No route GET /metrics',
+          requestId: res.headers.get('x-request-id'),
+        });
+        expect(res.status).toBe(404);
+      }
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('with METRICS_TOKEN, /metrics answers the token, and only the token', async () => {
+    const open = await startTestServer({ ...production, METRICS_TOKEN: token });
+    try {
+      expect((await open.request('/metrics')).status).toBe(401);
+      const res = await open.request('/metrics', { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('http_requests_total');
+    } finally {
+      await open.close();
+    }
   });
 });
 

@@ -254,4 +254,40 @@ describe('npm run db:seed (prisma/seed/index.ts)', () => {
       await fresh.drop();
     }
   });
+
+  it('refuses with NODE_ENV=production in one line, seeding nothing (demo staff have a published password)', async () => {
+    const fresh = await createDatabaseFromTemplate();
+    try {
+      const refused = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'prisma/seed/index.ts'],
+        {
+          cwd: root,
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: process.env.HOME ?? '/tmp',
+            NODE_ENV: 'production',
+            DATABASE_URL: fresh.url,
+            WEBHOOK_SECRET_KEY: 'a'.repeat(64),
+          },
+        },
+      ).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+      );
+      expect(refused).toEqual({
+        code: 1,
+        stderr:
+          'Error: db:seed creates the demo store, whose staff sign in with the published password `demo-password`: not with NODE_ENV=production\n',
+      });
+      const other = connectDatabase(fresh.url, { max: 1 });
+      try {
+        expect(await other.prisma.staffUser.count()).toBe(0);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await fresh.drop();
+    }
+  });
 });

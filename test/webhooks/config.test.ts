@@ -1,7 +1,11 @@
 import { ConfigError, loadConfig } from '../../src/config';
 
 // A valid production environment apart from the variable under test.
-const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'a'.repeat(64) };
+const production = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgresql://app@db.internal:5432/commerce',
+  WEBHOOK_SECRET_KEY: 'a'.repeat(64),
+};
 
 describe('WEBHOOK_ALLOWED_HOSTS', () => {
   test('defaults to an empty list; empty means unset', () => {

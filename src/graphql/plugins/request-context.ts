@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import type { CostDecision } from '../../admission/cost-budget';
 import type { Authenticate } from '../../auth/authenticate';
-import { sessionCookieOf } from '../../auth/session-cookie';
+import { sessionCookieOf, sessionCookiePolicy } from '../../auth/session-cookie';
 import type { RequestServices } from '../../context';
 import { classifyError, toGraphQLError } from '../../errors';
 import { setErrorHeaders } from '../../http/respond';
@@ -61,6 +61,9 @@ export function useRequestContext(deps: {
   };
 }
 
+/** Services made by hand (tests) name no policy: development's. */
+const DEVELOPMENT_COOKIE = sessionCookiePolicy({ isProduction: false });
+
 /**
  * A REST or MCP operation's initial context, every field of an execution's context declared up front
  * (undefined until buildContext fills it): filling the fields of one fixed shape costs V8 nothing,
@@ -78,7 +81,7 @@ export class DoorContext implements Partial<PipelineContext> {
   loginThrottle = undefined;
   webhooks = undefined;
   storeChanged = undefined;
-  alwaysSecureCookies = undefined;
+  sessionCookiePolicy = undefined;
   principal = undefined;
   requestId = undefined;
   clientAddress = undefined;
@@ -113,12 +116,12 @@ function buildContext(context: Partial<PipelineContext>, services: RequestServic
   context.loginThrottle = services.loginThrottle;
   context.webhooks = services.webhooks;
   context.storeChanged = services.storeChanged;
-  context.alwaysSecureCookies = services.alwaysSecureCookies;
+  context.sessionCookiePolicy = services.sessionCookiePolicy;
   context.principal = state.principal;
   context.requestId = state.requestId;
   context.clientAddress = state.clientAddress;
   context.userAgent = req.headers['user-agent'];
-  context.sessionCookie = sessionCookieOf(req, { alwaysSecure: services.alwaysSecureCookies ?? false });
+  context.sessionCookie = sessionCookieOf(req, services.sessionCookiePolicy ?? DEVELOPMENT_COOKIE);
   context.log = state.log;
 }
 

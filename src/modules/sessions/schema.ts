@@ -54,7 +54,8 @@ const LoginResultRef = builder.objectRef<LoginResult>('LoginResult').implement({
   fields: (t) => ({
     token: t.exposeString('token', {
       extensions: shownOnce,
-      description: 'Send as `Authorization: Bearer <token>` (or the tt_session cookie) until expiresAt',
+      description:
+        'Send as `Authorization: Bearer <token>` (or the session cookie, `__Host-tt_session` in production, `tt_session` elsewhere) until expiresAt',
     }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     staff: t.field({ type: SessionStaffRef, resolve: (result) => result.staff }),
