@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { AppError } from '../src/errors';
+import { assertJsonDepth } from '../src/http/json-depth';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -9,11 +10,14 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * Reads a JSON body into req.body. A body that is not `application/json` is 415, malformed JSON
- * 400 INVALID_JSON, one over the limit 413; a request without a body leaves req.body undefined.
+ * Reads a JSON body into req.body: the one reader of every door (REST, /graphql, /mcp). A body that
+ * is not `application/json` is 415, malformed JSON 400 INVALID_JSON, one nested deeper than
+ * MAX_JSON_DEPTH 400 JSON_TOO_DEEP, one over the limit 413; a request without a body leaves
+ * req.body undefined.
  */
 export function readJsonBody(limitBytes: number) {
-  const parser = express.json({ limit: limitBytes, strict: false, type: () => true });
+  // Bodies in another charset or content coding: body-parser decodes the text, parseJson reads it.
+  const decoder = express.text({ limit: limitBytes, type: () => true });
   return (req: Request, res: Response): Promise<void> => {
     if (!hasBody(req)) {
       req.body = undefined;
@@ -24,22 +28,50 @@ export function readJsonBody(limitBytes: number) {
         new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json'),
       );
     }
-    if (isPlainUtf8(req)) return readUtf8Json(req, limitBytes);
+    const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1];
+    if (isPlainUtf8(req, charset)) return readUtf8Json(req, limitBytes);
+    // JSON is written in a UTF (RFC 7159 8.1), as body-parser's JSON reader required.
+    if (charset !== undefined && !/^utf-/i.test(charset)) return Promise.reject(unsupportedCoding());
     return new Promise((resolve, reject) => {
-      parser(req, res, (error?: unknown) => (error ? reject(bodyError(error, limitBytes)) : resolve()));
+      decoder(req, res, (error?: unknown) => {
+        if (error) return reject(bodyError(error, limitBytes));
+        try {
+          req.body = parseJson(typeof req.body === 'string' ? req.body : '');
+          resolve();
+        } catch (parseError) {
+          reject(parseError);
+        }
+      });
     });
   };
+}
+
+/**
+ * A body's text as JSON: `{}` when empty (as body-parser answers), 400 JSON_TOO_DEEP past
+ * MAX_JSON_DEPTH — counted in the text, before JSON.parse builds anything to walk — and 400
+ * INVALID_JSON when it is not JSON.
+ */
+function parseJson(text: string): unknown {
+  if (text === '') return {};
+  assertJsonDepth(text, 'The request body');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('INVALID_JSON', 'The request body is not valid JSON');
+  }
 }
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /** No content coding and UTF-8 (stated or implied): the common case, read without body-parser. */
-function isPlainUtf8(req: Request): boolean {
+function isPlainUtf8(req: Request, charset: string | undefined): boolean {
   const coding = req.headers['content-encoding'];
   if (coding !== undefined && coding.toLowerCase() !== 'identity') return false;
-  const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1];
   return charset === undefined || /^utf-8$/i.test(charset);
 }
+
+const unsupportedCoding = () =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body charset or encoding');
 
 /**
  * The same answers as body-parser gives for a plain UTF-8 body: 413 past the limit, 400 for bad
@@ -71,12 +103,11 @@ function readUtf8Json(req: Request, limitBytes: number): Promise<void> {
     };
     const onEnd = () => {
       const read = Buffer.concat(chunks, size).toString('utf8');
-      const text = read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
       try {
-        req.body = text === '' ? {} : JSON.parse(text);
+        req.body = parseJson(read.charCodeAt(0) === 0xfeff ? read.slice(1) : read);
         settle();
-      } catch {
-        settle(new AppError('INVALID_JSON', 'The request body is not valid JSON'));
+      } catch (error) {
+        settle(error as AppError);
       }
     };
     const onClose = () => settle(aborted());
@@ -89,8 +120,6 @@ function bodyError(error: unknown, limitBytes: number): AppError {
   if (type === 'entity.too.large') {
     return new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${limitBytes} bytes`);
   }
-  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
-    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body charset or encoding');
-  }
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported') return unsupportedCoding();
   return new AppError('INVALID_JSON', 'The request body is not valid JSON');
 }

@@ -93,7 +93,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
         [
           [
             '400',
-            'Invalid input (VALIDATION_ERROR, INVALID_JSON), or an answer over the size cap (RESPONSE_TOO_LARGE)',
+            'Invalid input (VALIDATION_ERROR, INVALID_JSON, JSON_TOO_DEEP), or an answer over the size cap (RESPONSE_TOO_LARGE)',
           ],
           ['401', 'Missing or invalid API key or session'],
           ['402', 'The store is suspended'],

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import { AppError, classifyError, toGraphQLError } from '../errors';
+import { assertJsonDepth } from '../http/json-depth';
 import { sendGraphQLError, setErrorHeaders } from '../http/respond';
 import { cachedAnswer } from '../read-cache/answer';
 import type { OperationText, Pipeline } from './pipeline';
@@ -26,7 +27,14 @@ export interface GraphQLDoorDeps {
  */
 export function createGraphQLDoor(deps: GraphQLDoorDeps): RequestHandler {
   return async (req, res) => {
-    if (req.method !== 'POST') return deps.pipeline.graphql(req, res);
+    if (req.method !== 'POST') {
+      try {
+        assertShallowParameters(req);
+      } catch (error) {
+        return sendGraphQLError(res, classifyError(error).appError);
+      }
+      return deps.pipeline.graphql(req, res);
+    }
     try {
       await deps.readBody(req, res);
     } catch (error) {
@@ -58,6 +66,15 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): RequestHandler {
     }
     send(res, result, mediaType);
   };
+}
+
+/** A GET's JSON parameters, which yoga parses, bounded as a body is (README "JSON nesting"). */
+function assertShallowParameters(req: Request): void {
+  const search = req.url.indexOf('?');
+  if (search === -1) return;
+  const params = new URLSearchParams(req.url.slice(search + 1));
+  for (const name of ['variables', 'extensions'])
+    for (const value of params.getAll(name)) assertJsonDepth(value, `The ${name} parameter`);
 }
 
 /** The result as yoga's regular result processor answers it (a remembered read: its bytes, made once). */

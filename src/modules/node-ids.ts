@@ -18,24 +18,13 @@ const prefixes: Record<string, string> = {
   AuditEntry: 'aud',
 };
 
-/** The types `node(id:)` resolves. */
-const nodeTypes = [
-  'Product',
-  'Category',
-  'Coupon',
-  'Customer',
-  'Order',
-  'Review',
-  'StaffMember',
-  'WebhookEndpoint',
-  'WebhookDelivery',
-];
+const typesByPrefix = new Map(Object.entries(prefixes).map(([type, prefix]) => [prefix, type]));
 
-const nodeTypesByPrefix = new Map(nodeTypes.map((type) => [prefixes[type], type]));
-
-/** The GraphQL node type an id belongs to, by its prefix. */
-export const nodeTypeOf = (id: string): string | undefined =>
-  nodeTypesByPrefix.get(id.slice(0, id.indexOf('_')));
+/**
+ * The type an id belongs to, by its prefix. Which of them `node(id:)` answers is the node
+ * registry's to say (src/modules/node-registry.ts), so no second list is kept here.
+ */
+export const nodeTypeOf = (id: string): string | undefined => typesByPrefix.get(id.slice(0, id.indexOf('_')));
 
 /** The prefix of a type's ids (`prd` for Product), when the database generates them. */
 export const idPrefixOf = (typeName: string): string | undefined => prefixes[typeName];

@@ -16,3 +16,6 @@ export function registerNode(typeName: string, loader: NodeLoader): void {
 }
 
 export const nodeLoader = (typeName: string): NodeLoader | undefined => loaders.get(typeName);
+
+/** Every type `node(id:)` answers, in the order they registered. */
+export const registeredNodeTypes = (): string[] => [...loaders.keys()];

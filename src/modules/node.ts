@@ -1,4 +1,5 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLSchema } from 'graphql';
 import { holdsPair, refusal } from '../auth/principal';
 import { builder } from '../builder';
 import { notFound } from '../errors';
@@ -20,7 +21,17 @@ builder.queryField('node', (t) =>
       const node = typeName ? nodeLoader(typeName) : undefined;
       if (!typeName || !node) throw notFound('Node');
       if (!holdsPair(ctx.principal, node.scope)) throw refusal(ctx.principal, node.scope);
-      return node.load(ctx, id, queryFromInfo({ context: ctx, info, typeName }));
+      // Only a type built from a Prisma model has a query to plan (its selection, relations
+      // included, in its loader's statement); asking one of a plain object type (WebhookEndpoint)
+      // throws "Expected … to have a model".
+      const query = hasPrismaModel(info.schema, typeName)
+        ? queryFromInfo({ context: ctx, info, typeName })
+        : undefined;
+      return node.load(ctx, id, query);
     },
   }),
 );
+
+/** Whether @pothos/plugin-prisma built the type from a model (the extension it reads itself). */
+const hasPrismaModel = (schema: GraphQLSchema, typeName: string): boolean =>
+  Boolean(schema.getType(typeName)?.extensions?.pothosPrismaModel);

@@ -232,7 +232,9 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'GET /store/webhooks/endpoints': none,
     'POST /store/webhooks/endpoints': withBody(async () => {
       await noEndpoints();
-      return { url: webhookUrl, events: ['order.placed'] };
+      // The test ping routes no store data, so STORE_SETTINGS:WRITE alone may subscribe to it
+      // (order.placed also needs ORDERS:READ: test/webhooks/read-rights.test.ts).
+      return { url: webhookUrl, events: ['webhook.test'] };
     }),
     'GET /store/webhooks/endpoints/{id}': withId(endpoint),
     'PATCH /store/webhooks/endpoints/{id}': withId(endpoint, 'id', () => ({ description: 'Renamed' })),

@@ -151,10 +151,15 @@ function Delivery({ endpointId, id, session }: { endpointId: string; id: string;
       </section>
       <section aria-labelledby="request-body">
         <h2 id="request-body">Request body</h2>
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box must take focus for the keyboard to scroll it */}
-        <pre className="payload" tabIndex={0}>
-          {pretty(delivery.payload)}
-        </pre>
+        {delivery.payload === null ? (
+          // The API shows an event's data only with its resource's read right (owners and admins hold all).
+          <p>Hidden: showing a {delivery.eventType} event's data needs the read right of its resource.</p>
+        ) : (
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box must take focus for the keyboard to scroll it
+          <pre className="payload" tabIndex={0}>
+            {pretty(delivery.payload)}
+          </pre>
+        )}
       </section>
     </>
   );

@@ -2,6 +2,7 @@ import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
 import type { Context } from '../../context';
 import { notFound } from '../../errors';
 import { emitEvent } from '../events/outbox';
+import { mayReadEventData } from '../events/read-rights';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { writeStore } from '../store-writes';
 import { enqueueDeliveries } from './queue';
@@ -54,6 +55,13 @@ export async function getDelivery(ctx: Context, id: string) {
   if (!delivery) throw notFound('Webhook delivery');
   return delivery;
 }
+
+/**
+ * A delivery's request body holds its event's resource (an order, a customer), so only a caller
+ * holding that resource's read right sees it; for others it is null (README "Webhooks").
+ */
+export const visiblePayload = (ctx: Context, delivery: { eventType: string; payload: string }) =>
+  mayReadEventData(ctx.principal, delivery.eventType) ? delivery.payload : null;
 
 /**
  * Spec 3.1: every exhausted delivery of the endpoint goes back into the normal pipeline with fresh

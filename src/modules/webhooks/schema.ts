@@ -17,6 +17,7 @@ import {
   listDeliveries,
   replayExhausted,
   testEndpoint,
+  visiblePayload,
 } from './deliveries';
 import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
 import { resendDelivery } from './resend';
@@ -111,8 +112,11 @@ const DeliveryRef = builder.prismaObject('WebhookDelivery', {
     exhaustedAt: t.expose('exhaustedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    payload: t.exposeString('payload', {
-      description: 'The request body sent: the JSON envelope, the same bytes on every attempt',
+    payload: t.string({
+      nullable: true,
+      description:
+        'The request body sent: the JSON envelope, the same bytes on every attempt. null when the caller lacks the read right of the event’s resource (ORDERS:READ for order.*, PRODUCTS:READ for product.*, CATEGORIES:READ for category.*, CUSTOMERS:READ for customer.*), since the body holds that resource',
+      resolve: (delivery, _args, ctx) => visiblePayload(ctx, delivery),
     }),
     attempts: t.relation('attempts', { query: { orderBy: { number: 'asc' } }, extensions: listSize(50) }),
   }),

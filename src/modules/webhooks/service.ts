@@ -1,10 +1,12 @@
 import type { Prisma, WebhookEndpoint } from '../../../prisma/generated/client/client';
+import { refusal } from '../../auth/principal';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db';
 import { AppError, notFound, stateConflict } from '../../errors';
 import { assertWebhookUrl } from '../../outbound-http/url-policy';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
+import { missingSubscriptionRights } from '../events/read-rights';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
 import { writeStore } from '../store-writes';
 import { planFeatures } from '../stores/plans';
@@ -47,6 +49,21 @@ async function checkUrl(ctx: Context, url: string): Promise<void> {
     }
     throw error;
   }
+}
+
+/**
+ * An endpoint sends its events' data to a URL the caller chose, so subscribing (or pointing a
+ * subscription at a new URL) needs the read right of every subscribed event's resource: else a key
+ * with STORE_SETTINGS alone could have orders or customers sent to itself. 403 naming what lacks.
+ */
+function assertMayRoute(ctx: Context, events: readonly string[], doing: 'subscribe' | 'redirect'): void {
+  const missing = missingSubscriptionRights(ctx.principal, events);
+  if (missing.length === 0) return;
+  const needs = missing.map(({ events, rights }) => `${events.join(', ')} needs ${rights.join(' and ')}`);
+  const lead = doing === 'subscribe' ? 'Subscribing to' : 'Changing the URL of an endpoint subscribed to';
+  const message = `${lead} ${needs.join('; ')}, which this API key lacks`;
+  const rights = [...new Set(missing.flatMap((group) => group.rights))].join(', ');
+  throw refusal(ctx.principal, rights, message);
 }
 
 export async function findEndpoint(
@@ -107,6 +124,7 @@ export async function createEndpoint(
 ): Promise<WebhookEndpoint & { secret: string }> {
   const storeId = assertWebhookAccess(ctx);
   const fields = parseInput(newEndpointInput, input, 'input');
+  assertMayRoute(ctx, fields.events, 'subscribe');
   await checkUrl(ctx, fields.url);
   const secret = generateWebhookSecret();
   const id = newId('whe');
@@ -153,6 +171,7 @@ export async function createEndpoint(
 export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
   const storeId = assertWebhookAccess(ctx);
   const fields = parseInput(endpointUpdateInput, input, 'input');
+  if (fields.events !== undefined) assertMayRoute(ctx, fields.events, 'subscribe');
   if (fields.url !== undefined) await checkUrl(ctx, fields.url);
   const now = ctx.now();
   const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
@@ -168,6 +187,14 @@ export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
     updatedAt: now,
   };
   return writeStore(ctx, storeId, async (tx) => {
+    const mayRouteAll = missingSubscriptionRights(ctx.principal, ['*']).length === 0;
+    if (fields.url !== undefined && fields.events === undefined && !mayRouteAll) {
+      // The events the new URL will receive: the endpoint's, held still until this change commits.
+      const [current] = await tx.$queryRaw<Array<Pick<WebhookEndpoint, 'events'>>>`
+        SELECT events FROM "WebhookEndpoint" WHERE id = ${id} AND "storeId" = ${storeId} FOR UPDATE`;
+      if (!current) throw notFound('Webhook endpoint');
+      assertMayRoute(ctx, current.events, 'redirect');
+    }
     const expected = fields.isActive === undefined ? {} : { isActive: !fields.isActive };
     const { count } = await tx.webhookEndpoint.updateMany({ where: { id, storeId, ...expected }, data });
     if (count === 0) {
