@@ -24,7 +24,7 @@ export interface QueryLimits {
   maxResponseBytes: number;
 }
 
-export type Measure = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost';
+export type Measure = 'depth' | 'aliases' | 'directives' | 'tokens' | 'cost' | 'nesting';
 
 /** QUERY_TOO_COMPLEX (400), naming what was measured, the limit and the value found. */
 export function tooComplex(measure: Measure, limit: number, value: number): GraphQLError {
@@ -52,12 +52,24 @@ export function responseTooLarge(limit: number, value: number): GraphQLError {
 }
 
 /**
+ * How deeply a document may nest braces, brackets and parentheses. graphql-js's parser recurses once
+ * per level, so a list value 2,000 levels deep — 4,000 tokens, within the token limit — overflowed
+ * the stack and answered 500. Selections are held to GRAPHQL_MAX_DEPTH (20) by validation anyway; no
+ * document a client writes comes near this.
+ */
+export const MAX_DOCUMENT_NESTING = 64;
+
+/**
  * graphql-js's own parser with its `maxTokens` guard, so a huge document stops being read at the
- * limit. A parse that failed past the limit is told apart from a syntax error by counting the
- * tokens, not by reading the error's message.
+ * limit, after a pass of its lexer that refuses a document nesting past MAX_DOCUMENT_NESTING before
+ * the (recursive) parser sees it. Yoga caches parsed documents by text, so each text pays once. A
+ * parse that failed past the limit is told apart from a syntax error by counting the tokens, not by
+ * reading the error's message.
  */
 export function parseWithin(maxTokens: number) {
   return (source: string | Source, options?: ParseOptions): DocumentNode => {
+    const nesting = nestingOf(source, maxTokens);
+    if (nesting > MAX_DOCUMENT_NESTING) throw tooComplex('nesting', MAX_DOCUMENT_NESTING, nesting);
     try {
       return parse(source, { ...options, maxTokens });
     } catch (error) {
@@ -66,6 +78,26 @@ export function parseWithin(maxTokens: number) {
       throw error;
     }
   };
+}
+
+/** The deepest nesting of `{ [ (` in a document's first `maxTokens` tokens (strings and comments skipped). */
+function nestingOf(source: string | Source, maxTokens: number): number {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  let depth = 0;
+  let deepest = 0;
+  try {
+    for (let count = 0; count <= maxTokens; count++) {
+      const kind = lexer.advance().kind;
+      if (kind === TokenKind.EOF) break;
+      if (kind === TokenKind.BRACE_L || kind === TokenKind.BRACKET_L || kind === TokenKind.PAREN_L)
+        deepest = Math.max(deepest, ++depth);
+      else if (kind === TokenKind.BRACE_R || kind === TokenKind.BRACKET_R || kind === TokenKind.PAREN_R)
+        depth--;
+    }
+  } catch {
+    // A lexical error is the parser's to report.
+  }
+  return deepest;
 }
 
 /** Tokens of a document, up to a hundred times the limit (a body is at most BODY_LIMIT_BYTES anyway). */

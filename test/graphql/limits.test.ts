@@ -3,7 +3,7 @@ import { compileRoutes } from '../../rest/compile';
 import { routeTable } from '../../rest/routes';
 import { loadConfig } from '../../src/config';
 import { measureAnswer, requestedCost } from '../../src/graphql/cost';
-import { queryShapeRule } from '../../src/graphql/limits';
+import { MAX_DOCUMENT_NESTING, queryShapeRule } from '../../src/graphql/limits';
 import type { PreparedOperation } from '../../src/graphql/operation';
 import { compileTools } from '../../src/mcp/compile';
 import { mcpTools } from '../../src/mcp/tools';
@@ -88,6 +88,25 @@ describe('each limit refuses a document over it, coded, before anything runs', (
       'directives',
       limits.maxDirectives + 1,
     );
+  });
+
+  it(`nesting: a value nested 2,000 deep, within the token limit, is refused before the parser recurses (limit ${MAX_DOCUMENT_NESTING})`, async () => {
+    for (const query of [
+      `{ product(id: ${'['.repeat(2000)}1${']'.repeat(2000)}) { id } }`,
+      `query($v: ID = ${'{a: '.repeat(1000)}1${'}'.repeat(1000)}) { __typename }`,
+    ]) {
+      const res = await ask(query);
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.errors[0].extensions).toMatchObject({
+        code: 'QUERY_TOO_COMPLEX',
+        measure: 'nesting',
+        limit: MAX_DOCUMENT_NESTING,
+      });
+    }
+    // Brackets in strings and comments are not nesting.
+    const quoted = `{ __typename # ${'['.repeat(500)}\n product(id: "${'['.repeat(500)}") { id } }`;
+    expect((await (await ask(quoted)).json()).errors?.[0]?.extensions?.code).not.toBe('QUERY_TOO_COMPLEX');
   });
 
   it('tokens: a 1 MB document stops being parsed at the limit; a larger body is 413', async () => {
