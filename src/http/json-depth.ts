@@ -22,6 +22,9 @@ const CLOSE_BRACE = 0x7d;
  */
 export function nestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
   if (text.length <= limit) return false; // each level takes a character
+  // Most bodies hold fewer opening brackets than the limit in all: counted by the native indexOf,
+  // that settles it without the character loop below (~9 ms a MiB).
+  if (!hasMoreThan(text, OPEN_BRACKET, OPEN_BRACE, limit)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -44,4 +47,15 @@ export function assertJsonDepth(text: string, what: string): void {
       'JSON_TOO_DEEP',
       `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
     );
+}
+
+/** Whether `text` holds more than `count` of the two characters together. */
+function hasMoreThan(text: string, first: number, second: number, count: number): boolean {
+  let found = 0;
+  for (const char of [String.fromCharCode(first), String.fromCharCode(second)]) {
+    for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) {
+      if (++found > count) return true;
+    }
+  }
+  return false;
 }
