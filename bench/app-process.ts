@@ -7,7 +7,7 @@ import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { connectDatabase } from '../src/db';
+import { connectDatabase } from '../src/db/client';
 import { listen } from '../src/http/server';
 import { createLogger } from '../src/logger';
 import { connectRedis } from '../src/redis';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { connectDatabase } from '../src/db';
+import { connectDatabase } from '../src/db/client';
 import { listen } from '../src/http/server';
 import { createLogger } from '../src/logger';
 import { issueApiKey } from '../src/modules/api-keys/issue';

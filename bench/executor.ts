@@ -2,7 +2,7 @@ import { execute as executeWithGraphqlJs } from 'graphql';
 import pino from 'pino';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { systemContext } from '../src/context';
-import { connectDatabase } from '../src/db';
+import { connectDatabase } from '../src/db/client';
 import { execute } from '../src/graphql/executor';
 import { compileOperation } from '../src/graphql/operation';
 import { schema } from '../src/schema';

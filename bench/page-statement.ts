@@ -1,5 +1,5 @@
 import { seedDemoStore } from '../prisma/seed/demo-store';
-import { connectDatabase } from '../src/db';
+import { connectDatabase } from '../src/db/client';
 import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 

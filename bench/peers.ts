@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { seedDemoStore } from '../prisma/seed/demo-store';
-import { connectDatabase } from '../src/db';
+import { connectDatabase } from '../src/db/client';
 import { withBenchDatabase } from './database';
 import { openLoop } from './open-loop';
 import {

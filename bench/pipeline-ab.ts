@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { seedDemoStore } from '../prisma/seed/demo-store';
-import { connectDatabase } from '../src/db';
+import { connectDatabase } from '../src/db/client';
 import { withBenchDatabase } from './database';
 import { cpuMsOf, issueKeys, type LoadResult, runLoad, startApp } from './processes';
 

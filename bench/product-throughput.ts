@@ -6,7 +6,7 @@ import path from 'node:path';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { connectDatabase } from '../src/db';
+import { connectDatabase } from '../src/db/client';
 import { listen } from '../src/http/server';
 import { createLogger } from '../src/logger';
 import { issueApiKey } from '../src/modules/api-keys/issue';

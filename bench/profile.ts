@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { seedDemoStore } from '../prisma/seed/demo-store';
-import { connectDatabase } from '../src/db';
+import { connectDatabase } from '../src/db/client';
 import { withBenchDatabase } from './database';
 import { issueKeys, runLoad, startApp } from './processes';
 

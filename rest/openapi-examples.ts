@@ -1,4 +1,4 @@
-import { idPrefixOf } from '../src/modules/node-ids';
+import { idPrefixOf } from '../src/resources/node/ids';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { getNamedType, isEnumType, isObjectType } from 'graphql';
-import { resourceFragmentOf } from '../src/builder';
+import { resourceFragmentOf } from '../src/field-extensions';
 import {
   capitalize,
   itemQuery,

@@ -1,21 +1,12 @@
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import type { Plan } from '../prisma/generated/client/enums';
+import { type Principal, systemPrincipal } from './access/principal';
 import type { AuthTarget } from './auth/invalidation';
-import { type Principal, systemPrincipal } from './auth/principal';
+import type { LoginThrottle } from './auth/login-throttle';
 import { noSessionCookie, type SessionCookie, type SessionCookiePolicy } from './auth/session-cookie';
 import { AppError } from './errors';
-import type { WebhookServices } from './modules/webhooks/services';
-
-/** Sign-in attempts are throttled per account and per client address (src/auth/login-throttle.ts). */
-export interface LoginThrottle {
-  /** Counts an attempt before its password is checked; throws 429 once the account or address is over. */
-  attempt(email: string, ip: string | undefined): Promise<void>;
-  /** The attempt signed in: clears the account's count, gives the address its point back. */
-  succeed(email: string, ip: string | undefined): Promise<void>;
-  /** The attempt was not a wrong password (a suspended store, an outage): both points back. */
-  giveBack(email: string, ip: string | undefined): Promise<void>;
-}
+import type { WebhookServices } from './webhook-delivery/services';
 
 /** What every request's context carries from the process (built once in src/runtime.ts). */
 export interface RequestServices {
@@ -26,7 +17,7 @@ export interface RequestServices {
   loginThrottle: LoginThrottle;
   /** Webhook secrets and URL policy (from configuration); absent in hand-made test contexts. */
   webhooks?: WebhookServices;
-  /** After a write of the store commits: replaces its read-cache data version (src/modules/store-writes.ts). */
+  /** After a write of the store commits: replaces its read-cache data version (src/resources/store-writes.ts). */
   storeChanged?: (storeId: string) => Promise<void>;
   /** The session cookie's name and Secure rule (absent in hand-made test contexts: development's). */
   sessionCookiePolicy?: SessionCookiePolicy;

@@ -11,12 +11,12 @@ import { createLoginThrottle } from './auth/login-throttle';
 import { type SessionCookiePolicy, sessionCookiePolicy } from './auth/session-cookie';
 import type { Config } from './config';
 import type { RequestServices } from './context';
-import { webhookServicesFrom } from './modules/webhooks/services';
 import { rateLimitHeaders } from './ratelimit/headers';
 import { DataVersions, versionKeyPrefix } from './read-cache/data-version';
 import { createReadCache, type ReadCache } from './read-cache/read-cache';
 import { REDIS_KEY_PREFIX } from './redis';
 import { createUsageMeter, type UsageMeter } from './usage/meter';
+import { webhookServicesFrom } from './webhook-delivery/services';
 
 /** The long-lived pieces an API process shares between requests. */
 export interface Runtime {

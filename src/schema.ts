@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder';
+import './scalars';
 import './modules/analytics/schema';
 import './modules/api-keys/schema';
 import './modules/audit/schema';
@@ -13,7 +14,7 @@ import './modules/sessions/schema';
 import './modules/staff/schema';
 import './modules/store-settings/schema';
 import './modules/webhooks/schema';
-import './modules/node';
+import './resources/node/node';
 
 // Fields keep the order their types declare (id first): introspection and the resource fragments
 // (src/graphql/resource-fragment.ts) show them so; schema.graphql is printed sorted.

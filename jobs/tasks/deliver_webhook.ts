@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker';
-import { attemptDelivery, type DeliveryDeps } from '../../src/modules/webhooks/attempt';
+import { attemptDelivery, type DeliveryDeps } from '../../src/webhook-delivery/attempt';
 
 /** One attempt of one delivery; the job key is the delivery id. The next attempt, if any, is queued by the attempt itself. */
 export const makeDeliverWebhook =

@@ -1,8 +1,8 @@
 import type { Task } from 'graphile-worker';
-import { type DeliveryDeps, sendAndRecord } from '../../src/modules/webhooks/attempt';
+import { type DeliveryDeps, sendAndRecord } from '../../src/webhook-delivery/attempt';
 
 /**
- * Queued by the outbox (src/modules/events/outbox.ts) with the event id as job key. Creates the
+ * Queued by the outbox (src/events/outbox.ts) with the event id as job key. Creates the
  * event's deliveries (in one statement with other events' fan-outs while the worker is busy) and
  * makes their first attempts at once, side by side (one job per event rather than one more per
  * delivery); failures schedule their retries as `deliver_webhook` jobs.

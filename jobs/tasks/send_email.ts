@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import type { EmailMessage } from '../../src/modules/webhooks/queue';
+import type { EmailMessage } from '../../src/webhook-delivery/queue';
 
 export interface Mailer {
   send(message: EmailMessage): Promise<void>;

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { PrismaClient } from '../../prisma/generated/client/client';
-import { FAN_OUT_TASK } from '../../src/modules/events/outbox';
-import { DELIVER_TASK, enqueueDeliveries } from '../../src/modules/webhooks/queue';
+import { FAN_OUT_TASK } from '../../src/events/outbox';
+import { DELIVER_TASK, enqueueDeliveries } from '../../src/webhook-delivery/queue';
 
 export const SWEEP_TASK = 'sweep_webhook_deliveries';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { allScopePairs, toScopeObjects } from '../../src/auth/scopes';
-import type { Db, Tx } from '../../src/db';
+import { allScopePairs, toScopeObjects } from '../../src/access/scopes';
+import type { Db, Tx } from '../../src/db/client';
 import { issueApiKey } from '../../src/modules/api-keys/issue';
 import { createStaffUser, createStore } from '../../src/modules/stores/provision';
 import type { Prisma } from '../generated/client/client';

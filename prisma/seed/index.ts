@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../../src/config';
-import { connectDatabase } from '../../src/db';
+import { connectDatabase } from '../../src/db/client';
 import { commandDatabase } from '../../src/db/command-database';
 import { describeDatabaseError } from '../../src/db/connection-errors';
 import { readEnvFile } from '../../src/env-file';

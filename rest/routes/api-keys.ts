@@ -1,4 +1,4 @@
-import { PAGINATION_SELECTION } from '../../src/modules/pagination/schema';
+import { PAGINATION_SELECTION } from '../../src/resources/pagination/schema';
 import { route } from '../route';
 
 const tag = 'API keys';

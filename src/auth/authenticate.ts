@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { PrismaClient } from '../../prisma/generated/client/client';
+import { budgetHolder, type Principal } from '../access/principal';
 import type { Admission } from '../admission/admission';
 import type { CostBudget, CostDecision } from '../admission/cost-budget';
 import { AppError } from '../errors';
@@ -9,7 +10,6 @@ import type { DataVersions } from '../read-cache/data-version';
 import type { AddressFailures } from './address-failures';
 import { presentedCredential } from './credentials';
 import type { KeyVerifier } from './key-verifier';
-import { budgetHolder, type Principal } from './principal';
 import { type SessionCookiePolicy, sessionCookieOf } from './session-cookie';
 import { authenticateSession } from './sessions';
 

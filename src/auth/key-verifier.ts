@@ -1,11 +1,11 @@
 import type { PrismaClient } from '../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus, Plan, StoreStatus } from '../../prisma/generated/client/enums';
+import { isAllowedAddress } from '../access/ip-allowlist';
+import { planFeatures } from '../access/plans';
+import type { ApiKeyPrincipal } from '../access/principal';
 import { AppError } from '../errors';
-import { planFeatures } from '../modules/stores/plans';
 import type { AddressFailures } from './address-failures';
 import { API_KEY_PATTERN, hashSecret } from './api-key-secret';
-import { isAllowedAddress } from './ip-allowlist';
-import type { ApiKeyPrincipal } from './principal';
 
 interface SecretRecord {
   graceEndsAt: Date | null;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { LoginThrottle } from '../context';
 import {
   consumeOne,
   type FailureLimit,
@@ -10,7 +9,15 @@ import {
   TooManyFailuresError,
 } from './failure-limiter';
 
-export type { LoginThrottle };
+/** Sign-in attempts are throttled per account and per client address. */
+export interface LoginThrottle {
+  /** Counts an attempt before its password is checked; throws 429 once the account or address is over. */
+  attempt(email: string, ip: string | undefined): Promise<void>;
+  /** The attempt signed in: clears the account's count, gives the address its point back. */
+  succeed(email: string, ip: string | undefined): Promise<void>;
+  /** The attempt was not a wrong password (a suspended store, an outage): both points back. */
+  giveBack(email: string, ip: string | undefined): Promise<void>;
+}
 
 export const DEFAULT_PER_ACCOUNT: FailureLimit = { points: 5, durationSeconds: 15 * 60 };
 export const DEFAULT_PER_IP: FailureLimit = { points: 50, durationSeconds: 15 * 60 };

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Plan, StaffRole } from '../../prisma/generated/client/enums';
-import type { Db } from '../db';
+import type { SessionPrincipal } from '../access/principal';
+import { roleScopes } from '../access/roles';
+import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import type { AddressFailures } from './address-failures';
 import { SESSION_TOKEN_PREFIX } from './credentials';
 import { verifyPassword } from './password';
-import type { SessionPrincipal } from './principal';
-import { roleScopes } from './roles';
 
 /**
  * A dashboard session lasts 12 hours from sign-in, and ends sooner when unused for the idle time

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { AuthTarget } from '../auth/invalidation';
-import type { Db } from '../db';
-import type { StoreWriter } from '../modules/store-writes';
-import type { WebhookServices } from '../modules/webhooks/services';
+import type { Db } from '../db/client';
+import type { StoreWriter } from '../resources/store-writes';
+import type { WebhookServices } from '../webhook-delivery/services';
 
 /** Bad command-line syntax: unknown command or option, missing argument. Exit status 2. */
 export class UsageError extends Error {
@@ -33,7 +33,7 @@ export interface CommandInput {
 
 export interface CliContext {
   db: Db;
-  /** The database for store writes, which also tell API processes' read caches (src/modules/store-writes.ts). */
+  /** The database for store writes, which also tell API processes' read caches (src/resources/store-writes.ts). */
   writer: StoreWriter;
   now: Date;
   /** Tells running API processes that a store changed (their verified-key caches drop it). */

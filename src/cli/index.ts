@@ -1,13 +1,13 @@
 import { AuthInvalidation } from '../auth/invalidation';
 import { ConfigError, loadConfig } from '../config';
-import { connectDatabase, type Db } from '../db';
+import { connectDatabase, type Db } from '../db/client';
 import { type CommandDatabase, commandDatabase } from '../db/command-database';
 import { describeDatabaseError } from '../db/connection-errors';
 import { readEnvFile } from '../env-file';
 import { createLogger } from '../logger';
-import { webhookServicesFrom } from '../modules/webhooks/services';
 import { DataVersions, versionKeyPrefix } from '../read-cache/data-version';
 import { connectRedis, REDIS_KEY_PREFIX } from '../redis';
+import { webhookServicesFrom } from '../webhook-delivery/services';
 import { runCli } from './run';
 
 export { type CliIo, runCli } from './run';

@@ -1,4 +1,5 @@
 import type { ApiKey } from '../../prisma/generated/client/client';
+import { planFeatures } from '../access/plans';
 import {
   allScopePairs,
   type ScopeAction,
@@ -8,12 +9,11 @@ import {
   scopePair,
   scopeResources,
   toScopeObjects,
-} from '../auth/scopes';
-import type { Db } from '../db';
+} from '../access/scopes';
+import type { Db } from '../db/client';
 import { AppError, type ErrorDetail, notFound, validationError } from '../errors';
 import { type NewApiKeyInput, newApiKeyInput } from '../modules/api-keys/input';
 import { issueApiKey } from '../modules/api-keys/issue';
-import { planFeatures } from '../modules/stores/plans';
 import { MAX_INT4, parseInput } from '../validation';
 import { type Command, type CommandInput, command, listOption, stringOption, UsageError } from './args';
 import { isoOrDash, table } from './output';

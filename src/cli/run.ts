@@ -1,5 +1,5 @@
 import type { AuthTarget } from '../auth/invalidation';
-import type { Db } from '../db';
+import type { Db } from '../db/client';
 import { type CliContext, type Command, commandHelp, parseCommandArgs, UsageError, usageLine } from './args';
 import { keyCommands } from './key-commands';
 import { describeError, toJson } from './output';

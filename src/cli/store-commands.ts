@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Store } from '../../prisma/generated/client/client';
 import { Plan } from '../../prisma/generated/client/enums';
+import { planFeatures } from '../access/plans';
 import { changeStorePlan, resumeStore, suspendStore } from '../modules/stores/lifecycle';
-import { planFeatures } from '../modules/stores/plans';
 import { createStore } from '../modules/stores/provision';
 import { parseInput } from '../validation';
 import { type Command, type CommandInput, command, stringOption } from './args';

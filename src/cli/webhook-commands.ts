@@ -4,8 +4,8 @@ import { systemContext } from '../context';
 import { AppError, notFound } from '../errors';
 import { createLogger } from '../logger';
 import { createEndpoint, deleteEndpoint } from '../modules/webhooks/service';
-import { signatureProblem } from '../modules/webhooks/signing';
 import { isAllowedHost } from '../outbound-http/url-policy';
+import { signatureProblem } from '../webhook-delivery/signing';
 import { type Command, command, stringOption } from './args';
 
 /** One delivery as `webhook listen` saw it. */

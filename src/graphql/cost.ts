@@ -14,7 +14,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../modules/pagination/page';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../resources/pagination/page';
 
 /**
  * Query cost in Shopify's model (README "Query limits and cost"): every object a query asks for

@@ -1,5 +1,5 @@
 import { type GraphQLObjectType, type GraphQLSchema, getNamedType, isLeafType, isObjectType } from 'graphql';
-import { type ResourceFragment, resourceFragmentOf } from '../builder';
+import { type ResourceFragment, resourceFragmentOf } from '../field-extensions';
 
 /**
  * Spreads `...<Type>Fields` in a fixed operation (a REST route's, an MCP tool's) into the resource's

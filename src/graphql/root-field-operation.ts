@@ -1,5 +1,5 @@
 import { type GraphQLField, type GraphQLSchema, getNamedType, isObjectType } from 'graphql';
-import { PAGINATION_SELECTION } from '../modules/pagination/schema';
+import { PAGINATION_SELECTION } from '../resources/pagination/schema';
 
 /**
  * For fixed operations written from the schema (REST's resource routes, MCP's resource tools): a

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Db } from '../db';
+import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { sendRestError } from './respond';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../access/principal';
 
 export interface RequestState {
   requestId: string;

@@ -1,6 +1,6 @@
 import { type GraphQLSchema, getNamedType, isEnumType, Kind, typeFromAST } from 'graphql';
 import { z } from 'zod';
-import { declaredScope } from '../builder';
+import { declaredScope } from '../field-extensions';
 import { compileOperation, type PreparedOperation } from '../graphql/operation';
 import { outputSchemaOf } from './output-schema';
 import { type McpTool, outputSchema } from './tool';

@@ -1,5 +1,5 @@
 import { type DocumentNode, type GraphQLSchema, getOperationAST, Kind } from 'graphql';
-import { declaredScope, isCacheableRead } from '../builder';
+import { declaredScope, isCacheableRead } from '../field-extensions';
 
 /**
  * The (resource, action) pairs of a query whose every root field is a cacheable read, or null when

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { holdsPair, type Principal } from '../auth/principal';
+import { holdsPair, type Principal } from '../access/principal';
 import type { CachedResult } from './answer';
 import type { DataVersions } from './data-version';
 import { CachedReads } from './entries';
@@ -30,7 +30,7 @@ export interface ReadCache {
   version(storeId: string): Promise<string | undefined>;
   /**
    * After a write of the store committed, before anyone is told it succeeded: replaces the store's
-   * data version (src/modules/store-writes.ts calls it for every store write, whatever made it).
+   * data version (src/resources/store-writes.ts calls it for every store write, whatever made it).
    */
   storeChanged(storeId: string): Promise<void>;
 }

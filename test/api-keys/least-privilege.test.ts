@@ -1,5 +1,5 @@
-import { OWNER_RIGHT } from '../../src/auth/credential-rights';
-import { toScopeObjects } from '../../src/auth/scopes';
+import { OWNER_RIGHT } from '../../src/access/credential-rights';
+import { toScopeObjects } from '../../src/access/scopes';
 import { allScopes, makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signInAs } from '../helpers/sessions';

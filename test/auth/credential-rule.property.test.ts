@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { StaffRole } from '../../prisma/generated/client/enums';
-import { roleScopes } from '../../src/auth/roles';
-import { allScopePairs, toScopeObjects } from '../../src/auth/scopes';
+import { roleScopes } from '../../src/access/roles';
+import { allScopePairs, toScopeObjects } from '../../src/access/scopes';
 import { issueApiKey } from '../../src/modules/api-keys/issue';
 import { makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -1,4 +1,4 @@
-import { allowlistEntryError, isAllowedAddress } from '../../src/auth/ip-allowlist';
+import { allowlistEntryError, isAllowedAddress } from '../../src/access/ip-allowlist';
 
 describe('isAllowedAddress', () => {
   it('allows every address, and a missing one, when the allowlist is empty', () => {

@@ -22,7 +22,7 @@ const clientProto = Client.prototype as unknown as { query: Query };
 
 /**
  * Holds the answer of the next statement that looks a secret up, after PostgreSQL has answered it,
- * until `release()`. The pool's clients call pg's query method as it is at call time (src/db.ts),
+ * until `release()`. The pool's clients call pg's query method as it is at call time (src/db/client.ts),
  * so replacing it here reaches every statement of the test server's Prisma client.
  */
 function holdNextKeyLookup() {

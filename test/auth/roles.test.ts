@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StaffRole } from '../../prisma/generated/client/enums';
-import { roleScopes } from '../../src/auth/roles';
-import { allScopePairs, type ScopeResource, scopeActions, scopeResources } from '../../src/auth/scopes';
-import { declaredScope } from '../../src/builder';
+import { roleScopes } from '../../src/access/roles';
+import { allScopePairs, type ScopeResource, scopeActions, scopeResources } from '../../src/access/scopes';
+import { declaredScope } from '../../src/field-extensions';
 import { schema } from '../../src/schema';
 
 /** spec/dashboard.md "Who may do what", and the README's copy of the role table. */
@@ -71,7 +71,7 @@ it('is printed in README "Authentication"', () => {
   const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
   const table = roleTable();
   if (!readme.includes(table)) {
-    throw new Error(`README.md should contain the role table of src/auth/roles.ts:\n\n${table}\n`);
+    throw new Error(`README.md should contain the role table of src/access/roles.ts:\n\n${table}\n`);
   }
   // Rows of the other resources must agree among themselves to share a row.
   const others = scopeResources.filter((resource) => !resourcesInUse().has(resource));

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { StaffRole } from '../../prisma/generated/client/enums';
+import { roleScopes } from '../../src/access/roles';
+import { allScopePairs, toScopeObjects } from '../../src/access/scopes';
+import type { LoginThrottle } from '../../src/auth/login-throttle';
 import { createLoginThrottle, LoginThrottledError } from '../../src/auth/login-throttle';
-import { roleScopes } from '../../src/auth/roles';
-import { allScopePairs, toScopeObjects } from '../../src/auth/scopes';
 import { noSessionCookie } from '../../src/auth/session-cookie';
 import {
   authenticateSession,
@@ -13,7 +14,7 @@ import {
   SESSION_TOKEN_PATTERN,
   SESSION_TTL_MS,
 } from '../../src/auth/sessions';
-import type { Context, LoginThrottle } from '../../src/context';
+import type { Context } from '../../src/context';
 import { AppError, type ErrorCode } from '../../src/errors';
 import { createLogger } from '../../src/logger';
 import { signIn } from '../../src/modules/sessions/service';

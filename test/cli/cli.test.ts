@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { verifyPassword } from '../../src/auth/password';
 import { runCli } from '../../src/cli/index';
-import { connectDatabase, type Database } from '../../src/db';
+import { connectDatabase, type Database } from '../../src/db/client';
 import { createDatabaseFromTemplate } from '../helpers/databases';
 import { makeStore, verifyKey } from '../helpers/factories';
 import { root } from '../helpers/process';

@@ -1,6 +1,6 @@
 import { runCli } from '../../src/cli/index';
 import { loadConfig } from '../../src/config';
-import { webhookServicesFrom } from '../../src/modules/webhooks/services';
+import { webhookServicesFrom } from '../../src/webhook-delivery/services';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { eventually, serverEnv, startTestWorker } from '../webhooks/helpers';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { connectDatabase } from '../../src/db';
+import { connectDatabase } from '../../src/db/client';
 import { describeDatabaseError } from '../../src/db/connection-errors';
 import { adminUrl, databaseUrl } from '../helpers/databases';
 import { freePort } from '../helpers/process';

@@ -1,5 +1,5 @@
-import { connectDatabase, type Database } from '../../src/db';
-import { emitEvent } from '../../src/modules/events/outbox';
+import { connectDatabase, type Database } from '../../src/db/client';
+import { emitEvent } from '../../src/events/outbox';
 import { createDatabaseFromTemplate } from '../helpers/databases';
 import { makeStore } from '../helpers/factories';
 

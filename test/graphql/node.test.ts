@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { registeredNodeTypes } from '../../src/modules/node-registry';
-import { fanOutEvents } from '../../src/modules/webhooks/fan-out';
+import { registeredNodeTypes } from '../../src/resources/node/registry';
+import { fanOutEvents } from '../../src/webhook-delivery/fan-out';
 import '../../src/schema';
 import { makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * Relay's node(id:) answers every type that registers itself (src/modules/node-registry.ts), read
+ * Relay's node(id:) answers every type that registers itself (src/resources/node/registry.ts), read
  * from the registry rather than listed here: a type added there that node(id:) cannot resolve, or
  * that this file cannot make, fails it.
  */

@@ -1,7 +1,7 @@
 import type { Plan } from '../../prisma/generated/client/enums';
+import { allScopePairs, type ScopeObject, toScopeObjects } from '../../src/access/scopes';
 import { KeyVerifier } from '../../src/auth/key-verifier';
-import { allScopePairs, type ScopeObject, toScopeObjects } from '../../src/auth/scopes';
-import type { Db } from '../../src/db';
+import type { Db } from '../../src/db/client';
 import type { NewApiKeyInput } from '../../src/modules/api-keys/input';
 import { issueApiKey } from '../../src/modules/api-keys/issue';
 import { createStore } from '../../src/modules/stores/provision';

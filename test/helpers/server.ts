@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { connectDatabase, type Database } from '../../src/db';
+import { connectDatabase, type Database } from '../../src/db/client';
 import { listen } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
 import { connectRedis } from '../../src/redis';

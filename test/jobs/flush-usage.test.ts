@@ -1,7 +1,7 @@
 import { parseCrontab, quickAddJob, runOnce } from 'graphile-worker';
 import type { Redis } from 'ioredis';
 import { processTasks, workerLogger } from '../../jobs/worker';
-import { connectDatabase, type Database } from '../../src/db';
+import { connectDatabase, type Database } from '../../src/db/client';
 import { createLogger } from '../../src/logger';
 import { connectRedis } from '../../src/redis';
 import { createUsageMeter } from '../../src/usage/meter';

@@ -1,6 +1,6 @@
 import { quickAddJob, runOnce } from 'graphile-worker';
 import { taskList, workerLogger } from '../../jobs/worker';
-import { connectDatabase, type Database } from '../../src/db';
+import { connectDatabase, type Database } from '../../src/db/client';
 import { createLogger } from '../../src/logger';
 import { createDatabaseFromTemplate } from '../helpers/databases';
 import { makeStore } from '../helpers/factories';

@@ -1,7 +1,7 @@
 import type { Plan } from '../../prisma/generated/client/enums';
-import type { Principal } from '../../src/auth/principal';
-import { roleScopes } from '../../src/auth/roles';
-import { allScopePairs } from '../../src/auth/scopes';
+import type { Principal } from '../../src/access/principal';
+import { roleScopes } from '../../src/access/roles';
+import { allScopePairs } from '../../src/access/scopes';
 import { noSessionCookie } from '../../src/auth/session-cookie';
 import type { Context } from '../../src/context';
 import { AppError } from '../../src/errors';

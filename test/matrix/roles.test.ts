@@ -1,6 +1,6 @@
 import type { StaffRole } from '../../prisma/generated/client/enums';
-import { roleScopes } from '../../src/auth/roles';
-import { declaredScope } from '../../src/builder';
+import { roleScopes } from '../../src/access/roles';
+import { declaredScope } from '../../src/field-extensions';
 import { schema } from '../../src/schema';
 import { makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -18,7 +18,7 @@ import {
 /**
  * spec/dashboard.md "Who may do what" as a matrix over the route table and the schema: every role ×
  * every REST route, and every role × every scoped GraphQL root field. A role holding the field's
- * pair (src/auth/roles.ts) gets the route's own success — so an OWNER session does everything a key
+ * pair (src/access/roles.ts) gets the route's own success — so an OWNER session does everything a key
  * with every scope does; a role lacking it is refused with 403 FORBIDDEN naming the role and the
  * missing right.
  */

@@ -1,7 +1,7 @@
 import { parse } from 'graphql';
 import type { RestRoute } from '../../rest/route';
 import { routeTable } from '../../rest/routes';
-import { declaredScope } from '../../src/builder';
+import { declaredScope } from '../../src/field-extensions';
 import { expandResourceFragments } from '../../src/graphql/resource-fragment';
 import { schema } from '../../src/schema';
 

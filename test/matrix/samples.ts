@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { roleScopes } from '../../src/auth/roles';
-import { toScopeObjects } from '../../src/auth/scopes';
-import type { Db } from '../../src/db';
+import { roleScopes } from '../../src/access/roles';
+import { toScopeObjects } from '../../src/access/scopes';
+import type { Db } from '../../src/db/client';
 import { makeKey } from '../helpers/factories';
 
 /** A valid request for one route: its path parameters and JSON body. */

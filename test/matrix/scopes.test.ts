@@ -1,4 +1,4 @@
-import { allScopePairs, toScopeObjects } from '../../src/auth/scopes';
+import { allScopePairs, toScopeObjects } from '../../src/access/scopes';
 import { schema } from '../../src/schema';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -5,7 +5,7 @@ import { runCli } from '../../src/cli/run';
 import { type Context, systemContext } from '../../src/context';
 import { createLogger } from '../../src/logger';
 import { updateProduct } from '../../src/modules/products/service';
-import { writeStore } from '../../src/modules/store-writes';
+import { writeStore } from '../../src/resources/store-writes';
 import { makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { toScopeObjects } from '../../src/auth/scopes';
+import { toScopeObjects } from '../../src/access/scopes';
 import { createLogger } from '../../src/logger';
 import { connectRedis } from '../../src/redis';
 import { redisUrl } from '../helpers/databases';

@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Client } from 'pg';
-import { connectDatabase } from '../../src/db';
+import { connectDatabase } from '../../src/db/client';
 import { classifyError, isDatabaseUnavailable } from '../../src/errors';
 import { createDatabaseFromTemplate } from '../helpers/databases';
 import { freePort } from '../helpers/process';

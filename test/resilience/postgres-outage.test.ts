@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from 'pg';
-import { connectDatabase, type Database } from '../../src/db';
+import { connectDatabase, type Database } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
 import { makeKey, makeStore } from '../helpers/factories';
 import { freePort, root } from '../helpers/process';

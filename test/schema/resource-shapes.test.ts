@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { seedDemoStore } from '../../prisma/seed/demo-store';
 import { compileRoutes } from '../../rest/compile';
 import { routeTable } from '../../rest/routes';
-import { resourceFragmentOf } from '../../src/builder';
+import { resourceFragmentOf } from '../../src/field-extensions';
 import { expandResourceFragments } from '../../src/graphql/resource-fragment';
 import { compileTools } from '../../src/mcp/compile';
 import { mcpTools } from '../../src/mcp/tools';

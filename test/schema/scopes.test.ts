@@ -1,5 +1,5 @@
 import type { GraphQLField, GraphQLObjectType } from 'graphql';
-import { scopeActions, scopeResources } from '../../src/auth/scopes';
+import { scopeActions, scopeResources } from '../../src/access/scopes';
 import { schema } from '../../src/schema';
 
 /**

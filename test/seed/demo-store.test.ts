@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { buildDemoData, DEMO_OWNER_EMAIL, DEMO_PASSWORD, seedDemoStore } from '../../prisma/seed/demo-store';
 import { verifyPassword } from '../../src/auth/password';
-import { connectDatabase, type Database } from '../../src/db';
+import { connectDatabase, type Database } from '../../src/db/client';
 import { createStore } from '../../src/modules/stores/provision';
 import { createDatabaseFromTemplate } from '../helpers/databases';
 import { verifyKey } from '../helpers/factories';

@@ -1,6 +1,6 @@
-import { OWNER_RIGHT } from '../../src/auth/credential-rights';
-import { roleScopes } from '../../src/auth/roles';
-import { toScopeObjects } from '../../src/auth/scopes';
+import { OWNER_RIGHT } from '../../src/access/credential-rights';
+import { roleScopes } from '../../src/access/roles';
+import { toScopeObjects } from '../../src/access/scopes';
 import { allScopes, makeKey, makeStore } from '../helpers/factories';
 import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';

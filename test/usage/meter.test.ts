@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { connectDatabase, type Database } from '../../src/db';
+import { connectDatabase, type Database } from '../../src/db/client';
 import { connectRedis } from '../../src/redis';
 import { admissionOn } from '../helpers/admission';
 import { createDatabaseFromTemplate, redisUrl } from '../helpers/databases';

@@ -1,4 +1,4 @@
-import { coalesce } from '../../src/modules/webhooks/coalesce';
+import { coalesce } from '../../src/webhook-delivery/coalesce';
 
 /** The pipeline's statement coalescing (fan-out and attempt records), without a database. */
 describe('coalesce', () => {

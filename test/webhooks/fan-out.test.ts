@@ -1,8 +1,8 @@
 import { runOnce } from 'graphile-worker';
 import { webhookTasks, workerLogger } from '../../jobs/worker';
-import { autoDisableIfFailing } from '../../src/modules/webhooks/auto-disable';
-import { createFanOut, fanOutEvents } from '../../src/modules/webhooks/fan-out';
-import { writeRecords } from '../../src/modules/webhooks/record';
+import { autoDisableIfFailing } from '../../src/webhook-delivery/auto-disable';
+import { createFanOut, fanOutEvents } from '../../src/webhook-delivery/fan-out';
+import { writeRecords } from '../../src/webhook-delivery/record';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   capturingLogger,

@@ -1,7 +1,7 @@
-import { type ScopePair, toScopeObjects } from '../../src/auth/scopes';
-import { eventTypes } from '../../src/modules/events/catalog';
-import { eventReadRight } from '../../src/modules/events/read-rights';
-import { fanOutEvents } from '../../src/modules/webhooks/fan-out';
+import { type ScopePair, toScopeObjects } from '../../src/access/scopes';
+import { eventTypes } from '../../src/events/catalog';
+import { eventReadRight } from '../../src/events/read-rights';
+import { fanOutEvents } from '../../src/webhook-delivery/fan-out';
 import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signInAs } from '../helpers/sessions';

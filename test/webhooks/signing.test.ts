@@ -9,10 +9,10 @@ import {
   MAX_ATTEMPTS,
   MAX_DELAY_MS,
   nextRetryAt,
-} from '../../src/modules/webhooks/backoff';
-import type { Envelope } from '../../src/modules/webhooks/envelope';
-import { generateWebhookSecret } from '../../src/modules/webhooks/secret';
-import { signedHeaders } from '../../src/modules/webhooks/signing';
+} from '../../src/webhook-delivery/backoff';
+import type { Envelope } from '../../src/webhook-delivery/envelope';
+import { generateWebhookSecret } from '../../src/webhook-delivery/secret';
+import { signedHeaders } from '../../src/webhook-delivery/signing';
 
 /** A receiver's own check of X-Service-Signature, written from DESIGN's description alone. */
 function verifyServiceSignature(secret: string, header: string, body: string, nowSeconds: number): boolean {

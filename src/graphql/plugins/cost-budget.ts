@@ -1,6 +1,6 @@
 import type { Plugin } from '@envelop/core';
+import { budgetHolder } from '../../access/principal';
 import type { CostBudget, CostDecision } from '../../admission/cost-budget';
-import { budgetHolder } from '../../auth/principal';
 import { CostLimitExceededError, toGraphQLError } from '../../errors';
 import type { PipelineContext } from '../pipeline-context';
 import { costExtension } from './query-limits';

@@ -13,10 +13,10 @@ import {
   visit,
   visitWithTypeInfo,
 } from 'graphql';
-import type { Principal } from '../../auth/principal';
+import type { Principal } from '../../access/principal';
 import type { SecretBox } from '../../auth/secret-box';
-import { isShownOnce } from '../../auth/shown-once';
 import { AppError, classifyError, toGraphQLError } from '../../errors';
+import { isShownOnce } from '../../field-extensions';
 import { beginIdempotent, finishIdempotent, requestHash } from '../../idempotency/store';
 import type { PipelineContext } from '../pipeline-context';
 
@@ -37,7 +37,7 @@ export const idempotencyScope = (principal: Principal | null) =>
  * result again (the door marks it replayed), another request under the key is
  * IDEMPOTENCY_KEY_REUSED, a repeat while the first still runs IDEMPOTENCY_KEY_IN_USE. A result with
  * an unexpected error is forgotten, so the client can retry. A result that selects a secret shown
- * once (src/auth/shown-once.ts) is stored sealed with the server's key, bound to the caller and the
+ * once (src/field-extensions.ts) is stored sealed with the server's key, bound to the caller and the
  * key, so the repeat — only the same caller's — gets the same secret and the database never holds it.
  */
 export function useIdempotency(schema: GraphQLSchema, box: SecretBox): Plugin<PipelineContext> {

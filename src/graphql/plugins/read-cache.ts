@@ -16,7 +16,7 @@ export const cachedResultOf = (result: ExecutionResult): CachedResult | undefine
  * long as the store's data version is the one it was made under; a miss runs and its successful
  * result is remembered. Everything before execution still ran: authentication, the rate limit and
  * usage, the query limits — and the scope check, here, on the operation's root-field pairs. Writes
- * replace the store's version where they commit (src/modules/store-writes.ts), not here.
+ * replace the store's version where they commit (src/resources/store-writes.ts), not here.
  */
 export function useReadCache(schema: GraphQLSchema, readCache: ReadCache): Plugin<PipelineContext> {
   const documentIds = new WeakMap<DocumentNode, number>();

@@ -1,4 +1,5 @@
-import { builder, listSize, requireScope } from '../../builder';
+import { builder } from '../../builder';
+import { listSize, requireScope } from '../../field-extensions';
 import { type AnalyticsSummary, analyticsSummary } from './service';
 
 const StatusCountsRef = builder.objectRef<AnalyticsSummary['byStatus']>('OrderStatusCounts').implement({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { allowlistEntryError } from '../../auth/ip-allowlist';
-import { scopeActions, scopeResources } from '../../auth/scopes';
+import { allowlistEntryError } from '../../access/ip-allowlist';
+import { scopeActions, scopeResources } from '../../access/scopes';
 import { MAX_INT4 } from '../../validation';
 
 export const environments = ['production', 'staging', 'development'] as const;

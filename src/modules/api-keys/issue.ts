@@ -1,6 +1,6 @@
+import { toScopePairs } from '../../access/scopes';
 import { generateApiKeySecret, hashSecret, lastFour } from '../../auth/api-key-secret';
-import { toScopePairs } from '../../auth/scopes';
-import type { Db, Tx } from '../../db';
+import type { Db, Tx } from '../../db/client';
 import { parseInput } from '../../validation';
 import { type NewApiKeyInput, newApiKeyInput } from './input';
 

@@ -1,11 +1,11 @@
 import type { ApiKey } from '../../../prisma/generated/client/client';
-import { scopeActions, scopeResources, toScopeObjects } from '../../auth/scopes';
-import { shownOnce } from '../../auth/shown-once';
-import { builder, requireScope, resourceFragment, type Types } from '../../builder';
-import { idempotencyArg } from '../idempotency-arg';
-import { inputTypeOf } from '../input-type';
-import { lookup } from '../lookup';
-import { pageArgs, pageType } from '../pagination/schema';
+import { scopeActions, scopeResources, toScopeObjects } from '../../access/scopes';
+import { builder, type Types } from '../../builder';
+import { requireScope, resourceFragment, shownOnce } from '../../field-extensions';
+import { idempotencyArg } from '../../resources/idempotency-arg';
+import { inputTypeOf } from '../../resources/input-type';
+import { lookup } from '../../resources/lookup';
+import { pageArgs, pageType } from '../../resources/pagination/schema';
 import { apiKeyUpdateInput, environments, graceInput, newApiKeyInput, scopeObjectInput } from './input';
 import {
   apiKeySortFields,

@@ -1,17 +1,17 @@
 import type { ApiKey, Prisma } from '../../../prisma/generated/client/client';
 import type { ApiKeyEnvironment, ApiKeyStatus } from '../../../prisma/generated/client/enums';
+import { assertHoldsRights, type Rights, rightsOfKey } from '../../access/credential-rights';
+import { planFeatures } from '../../access/plans';
+import { mayChangeOwner } from '../../access/principal';
+import { toScopePairs } from '../../access/scopes';
 import { generateApiKeySecret, hashSecret, lastFour } from '../../auth/api-key-secret';
-import { assertHoldsRights, type Rights, rightsOfKey } from '../../auth/credential-rights';
-import { mayChangeOwner } from '../../auth/principal';
-import { toScopePairs } from '../../auth/scopes';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, notFound, stateConflict } from '../../errors';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../../resources/pagination/page';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
-import { writeStore } from '../store-writes';
-import { planFeatures } from '../stores/plans';
 import { apiKeyUpdateInput, graceInput, newApiKeyInput } from './input';
 import { issueApiKey } from './issue';
 

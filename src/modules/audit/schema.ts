@@ -1,5 +1,6 @@
-import { builder, requireScope } from '../../builder';
-import { pageArgs, pageType } from '../pagination/schema';
+import { builder } from '../../builder';
+import { requireScope } from '../../field-extensions';
+import { pageArgs, pageType } from '../../resources/pagination/schema';
 import { auditSortFields, listAuditEntries } from './service';
 
 const AuditEntryRef = builder.prismaObject('AuditEntry', {

@@ -1,8 +1,8 @@
 import type { Prisma } from '../../../prisma/generated/client/client';
-import { actorOf } from '../../auth/principal';
+import { actorOf } from '../../access/principal';
 import { type Context, storeIdOf } from '../../context';
-import type { Db, Tx } from '../../db';
-import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
+import type { Db, Tx } from '../../db/client';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../../resources/pagination/page';
 
 export interface AuditRecord {
   action: string;

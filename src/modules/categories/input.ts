@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { catalogueTextInput } from '../slug';
+import { catalogueTextInput } from '../../resources/slug';
 
 const fields = {
   ...catalogueTextInput('category'),

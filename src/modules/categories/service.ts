@@ -1,12 +1,12 @@
 import type { Category, Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, notFound } from '../../errors';
+import { emitEvent } from '../../events/outbox';
+import { slugify } from '../../resources/slug';
+import { storeRows } from '../../resources/store-resource/rows';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
-import { emitEvent } from '../events/outbox';
-import { slugify } from '../slug';
-import { storeRows } from '../store-resource/rows';
-import { writeStore } from '../store-writes';
 import { categoryUpdateInput, newCategoryInput } from './input';
 
 export const categorySortFields = ['createdAt', 'name', 'position'] as const;

@@ -1,8 +1,9 @@
-import { builder, requireScope, resourceFragment } from '../../builder';
-import { idempotencyArg } from '../idempotency-arg';
-import { inputTypeOf } from '../input-type';
-import { NodeRef } from '../node-interface';
-import { storeQueries } from '../store-resource/queries';
+import { builder } from '../../builder';
+import { requireScope, resourceFragment } from '../../field-extensions';
+import { idempotencyArg } from '../../resources/idempotency-arg';
+import { inputTypeOf } from '../../resources/input-type';
+import { NodeRef } from '../../resources/node/interface';
+import { storeQueries } from '../../resources/store-resource/queries';
 import { couponUpdateInput, newCouponInput } from './input';
 import { couponRows, couponSortFields, createCoupon, deleteCoupon, updateCoupon } from './service';
 

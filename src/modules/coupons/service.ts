@@ -1,10 +1,10 @@
 import type { Coupon, Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
+import { storeRows } from '../../resources/store-resource/rows';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
-import { storeRows } from '../store-resource/rows';
-import { writeStore } from '../store-writes';
 import { couponUpdateInput, newCouponInput } from './input';
 
 export const couponSortFields = ['createdAt', 'code', 'redemptionCount'] as const;

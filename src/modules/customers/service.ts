@@ -1,11 +1,11 @@
 import type { Customer, Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, notFound } from '../../errors';
+import { emitEvent } from '../../events/outbox';
+import { storeRows } from '../../resources/store-resource/rows';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
-import { emitEvent } from '../events/outbox';
-import { storeRows } from '../store-resource/rows';
-import { writeStore } from '../store-writes';
 import { customerUpdateInput, newCustomerInput } from './input';
 import { type CustomerStats, customerStatsFor, noStats } from './stats';
 

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { type Context, storeIdOf } from '../../context';
-import type { Db, Tx } from '../../db';
+import type { Db, Tx } from '../../db/client';
 
 /** What a customer's orders add up to. */
 export interface CustomerStats {

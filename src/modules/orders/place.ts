@@ -1,11 +1,11 @@
 import type { Coupon, Order, OrderItem } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, type ErrorDetail, validationError } from '../../errors';
+import { emitEvent } from '../../events/outbox';
+import { writeStore } from '../../resources/store-writes';
 import { MAX_INT4, parseInput } from '../../validation';
 import { couponDiscount, couponProblem } from '../coupons/redemption';
-import { emitEvent } from '../events/outbox';
-import { writeStore } from '../store-writes';
 import { type PlaceOrderInput, placeOrderInput } from './input';
 import { ORDER_TX_OPTIONS, orderPayload, orderPayloadInclude } from './service';
 

@@ -1,9 +1,9 @@
 import type { Order, Prisma } from '../../../prisma/generated/client/client';
 import type { OrderStatus } from '../../../prisma/generated/client/enums';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { type ErrorDetail, validationError } from '../../errors';
+import { storeRows } from '../../resources/store-resource/rows';
 import { MAX_INT4 } from '../../validation';
-import { storeRows } from '../store-resource/rows';
 
 export const orderSortFields = ['createdAt', 'number', 'totalAmount'] as const;
 export type OrderSortField = (typeof orderSortFields)[number];

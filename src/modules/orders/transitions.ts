@@ -1,11 +1,11 @@
 import type { OrderStatus } from '../../../prisma/generated/client/enums';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, type ErrorCode, notFound, stateConflict } from '../../errors';
+import type { EventType } from '../../events/catalog';
+import { emitEvent } from '../../events/outbox';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
-import type { EventType } from '../events/catalog';
-import { emitEvent } from '../events/outbox';
-import { writeStore } from '../store-writes';
 import { cancelReasonInput } from './input';
 import { loadOrderForPayload, ORDER_TX_OPTIONS, type OrderForPayload, orderPayload } from './service';
 

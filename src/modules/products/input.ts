@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { catalogueTextInput } from '../../resources/slug';
 import { MAX_INT4 } from '../../validation';
-import { catalogueTextInput } from '../slug';
 import { isCurrencyCode } from '../store-settings/input';
 
 export const productStatuses = ['active', 'draft', 'archived'] as const;

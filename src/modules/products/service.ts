@@ -1,12 +1,12 @@
 import type { Prisma, Product } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, type ErrorDetail, notFound, validationError } from '../../errors';
+import { emitEvent } from '../../events/outbox';
+import { slugify } from '../../resources/slug';
+import { storeRows } from '../../resources/store-resource/rows';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
-import { emitEvent } from '../events/outbox';
-import { slugify } from '../slug';
-import { storeRows } from '../store-resource/rows';
-import { writeStore } from '../store-writes';
 import { COMPARE_AT_MESSAGE, newProductInput, type ProductStatusValue, productUpdateInput } from './input';
 
 export const productSortFields = ['createdAt', 'name', 'priceAmount', 'stock'] as const;

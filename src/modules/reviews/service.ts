@@ -1,9 +1,9 @@
 import type { Prisma, Review } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import { notFound, validationError } from '../../errors';
+import { storeRows } from '../../resources/store-resource/rows';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
-import { storeRows } from '../store-resource/rows';
-import { writeStore } from '../store-writes';
 import { moderateReviewInput, type reviewStatuses } from './input';
 
 export const reviewSortFields = ['createdAt', 'rating'] as const;

@@ -1,11 +1,11 @@
 import { Plan, StaffRole } from '../../../prisma/generated/client/enums';
-import { roleScopes } from '../../auth/roles';
-import { type ScopeObject, toScopeObjects } from '../../auth/scopes';
+import { planFeatures } from '../../access/plans';
+import { roleScopes } from '../../access/roles';
+import { type ScopeObject, toScopeObjects } from '../../access/scopes';
 import type { LoginResult, SessionStaff, SessionStore } from '../../auth/sessions';
-import { shownOnce } from '../../auth/shown-once';
-import { builder, listSize } from '../../builder';
-import { inputTypeOf } from '../input-type';
-import { planFeatures } from '../stores/plans';
+import { builder } from '../../builder';
+import { listSize, shownOnce } from '../../field-extensions';
+import { inputTypeOf } from '../../resources/input-type';
 import { loginInput } from './input';
 import { currentSession, signIn, signOut } from './service';
 

@@ -1,4 +1,4 @@
-import type { SessionPrincipal } from '../../auth/principal';
+import type { SessionPrincipal } from '../../access/principal';
 import { login, logout } from '../../auth/sessions';
 import type { Context } from '../../context';
 import { AppError, notFound } from '../../errors';

@@ -1,9 +1,10 @@
-import { builder, requireScope, resourceFragment } from '../../builder';
-import { idempotencyArg } from '../idempotency-arg';
-import { inputTypeOf } from '../input-type';
-import { NodeRef } from '../node-interface';
+import { builder } from '../../builder';
+import { requireScope, resourceFragment } from '../../field-extensions';
+import { idempotencyArg } from '../../resources/idempotency-arg';
+import { inputTypeOf } from '../../resources/input-type';
+import { NodeRef } from '../../resources/node/interface';
+import { storeQueries } from '../../resources/store-resource/queries';
 import { StaffRoleEnum } from '../sessions/schema';
-import { storeQueries } from '../store-resource/queries';
 import { inviteStaffInput, staffUpdateInput } from './input';
 import { inviteStaff, removeStaff, staffRows, staffSelect, staffSortFields, updateStaff } from './service';
 

@@ -1,14 +1,14 @@
 import type { Prisma, StaffUser } from '../../../prisma/generated/client/client';
 import type { StaffRole } from '../../../prisma/generated/client/enums';
-import { assertHoldsRights, type Rights, rightsOfRole } from '../../auth/credential-rights';
+import { assertHoldsRights, type Rights, rightsOfRole } from '../../access/credential-rights';
 import { hashPassword } from '../../auth/password';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, notFound, stateConflict } from '../../errors';
+import { storeRows } from '../../resources/store-resource/rows';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { storeRows } from '../store-resource/rows';
-import { writeStore } from '../store-writes';
 import { inviteStaffInput, staffUpdateInput } from './input';
 
 export const staffSortFields = ['createdAt', 'name', 'email'] as const;
@@ -112,7 +112,7 @@ const conflictingEmail = (email: string) =>
   new AppError('CONFLICT', `This store already has a staff member with e-mail ${email}`);
 
 /**
- * The credential rule for staff (src/auth/credential-rights.ts): each change that could give a staff
+ * The credential rule for staff (src/access/credential-rights.ts): each change that could give a staff
  * member more asks that the caller hold every right of the role involved. Checked in order; the first
  * the caller fails names what it is refused.
  */

@@ -1,7 +1,8 @@
 import { StoreStatus } from '../../../prisma/generated/client/enums';
-import { builder, requireScope, resourceFragment } from '../../builder';
-import { idempotencyArg } from '../idempotency-arg';
-import { inputTypeOf } from '../input-type';
+import { builder } from '../../builder';
+import { requireScope, resourceFragment } from '../../field-extensions';
+import { idempotencyArg } from '../../resources/idempotency-arg';
+import { inputTypeOf } from '../../resources/input-type';
 import { PlanEnum } from '../sessions/schema';
 import { storeSettingsUpdateInput } from './input';
 import { getStoreSettings, type StoreSettings, updateStoreSettings } from './service';

@@ -1,9 +1,9 @@
 import type { Prisma, Store } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import { notFound } from '../../errors';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
-import { writeStore } from '../store-writes';
 import { storeSettingsUpdateInput } from './input';
 
 export const storeSettingsSelect = {

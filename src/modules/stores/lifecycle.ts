@@ -1,9 +1,9 @@
 import type { Store } from '../../../prisma/generated/client/client';
 import type { Plan } from '../../../prisma/generated/client/enums';
-import type { Tx } from '../../db';
+import { planFeatures } from '../../access/plans';
+import type { Tx } from '../../db/client';
 import { notFound, validationError } from '../../errors';
-import { type StoreWriter, writeStore } from '../store-writes';
-import { planFeatures } from './plans';
+import { type StoreWriter, writeStore } from '../../resources/store-writes';
 
 /** What a lifecycle change did: `changed` is false when the store was already in the asked-for state. */
 export interface StoreChange {

@@ -1,6 +1,6 @@
 import type { Plan, StaffRole } from '../../../prisma/generated/client/enums';
 import { hashPassword } from '../../auth/password';
-import type { Db } from '../../db';
+import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
 
 export interface NewStore {

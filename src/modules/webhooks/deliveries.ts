@@ -1,11 +1,11 @@
 import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
 import type { Context } from '../../context';
 import { notFound } from '../../errors';
-import { emitEvent } from '../events/outbox';
-import { mayReadEventData } from '../events/read-rights';
-import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
-import { writeStore } from '../store-writes';
-import { enqueueDeliveries } from './queue';
+import { emitEvent } from '../../events/outbox';
+import { mayReadEventData } from '../../events/read-rights';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../../resources/pagination/page';
+import { writeStore } from '../../resources/store-writes';
+import { enqueueDeliveries } from '../../webhook-delivery/queue';
 import { assertWebhookAccess, endpointStateConflict, findEndpoint, lockEndpoint } from './service';
 
 export const deliverySortFields = ['createdAt', 'updatedAt'] as const;

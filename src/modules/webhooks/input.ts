@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { eventTypes } from '../../events/catalog';
 import { MAX_WEBHOOK_URL_LENGTH } from '../../outbound-http/url-policy';
-import { eventTypes } from '../events/catalog';
 
 export const MAX_ENDPOINTS_PER_STORE = 5;
 export const MAX_DESCRIPTION_LENGTH = 256;

@@ -1,7 +1,7 @@
 import type { Context } from '../../context';
 import { AppError, notFound } from '../../errors';
-import { writeStore } from '../store-writes';
-import { enqueueDeliveries } from './queue';
+import { writeStore } from '../../resources/store-writes';
+import { enqueueDeliveries } from '../../webhook-delivery/queue';
 import { assertWebhookAccess, endpointStateConflict, lockEndpoint } from './service';
 
 /**

@@ -1,14 +1,14 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
-import { shownOnce } from '../../auth/shown-once';
-import { builder, listSize, requireScope, resourceFragment, type Types } from '../../builder';
-import { eventTypes } from '../events/catalog';
-import { idempotencyArg } from '../idempotency-arg';
-import { inputTypeOf } from '../input-type';
-import { lookup } from '../lookup';
-import { NodeRef } from '../node-interface';
-import { registerNode } from '../node-registry';
-import { pageArgs, pageType } from '../pagination/schema';
+import { builder, type Types } from '../../builder';
+import { eventTypes } from '../../events/catalog';
+import { listSize, requireScope, resourceFragment, shownOnce } from '../../field-extensions';
+import { idempotencyArg } from '../../resources/idempotency-arg';
+import { inputTypeOf } from '../../resources/input-type';
+import { lookup } from '../../resources/lookup';
+import { NodeRef } from '../../resources/node/interface';
+import { registerNode } from '../../resources/node/registry';
+import { pageArgs, pageType } from '../../resources/pagination/schema';
 import {
   CONSECUTIVE_FAILURES_CAP,
   consecutiveFailures,

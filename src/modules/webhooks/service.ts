@@ -1,19 +1,19 @@
 import type { Prisma, WebhookEndpoint } from '../../../prisma/generated/client/client';
-import { refusal } from '../../auth/principal';
+import { planFeatures } from '../../access/plans';
+import { refusal } from '../../access/principal';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db';
+import type { Tx } from '../../db/client';
 import { AppError, notFound, stateConflict } from '../../errors';
+import { missingSubscriptionRights } from '../../events/read-rights';
 import { assertWebhookUrl } from '../../outbound-http/url-policy';
+import { loadPage, type PageArgs, pageWindow, resolvePage } from '../../resources/pagination/page';
+import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
+import { enqueueDeliveries, newId } from '../../webhook-delivery/queue';
+import { generateWebhookSecret } from '../../webhook-delivery/secret';
+import type { WebhookServices } from '../../webhook-delivery/services';
 import { recordAudit } from '../audit/service';
-import { missingSubscriptionRights } from '../events/read-rights';
-import { loadPage, type PageArgs, pageWindow, resolvePage } from '../pagination/page';
-import { writeStore } from '../store-writes';
-import { planFeatures } from '../stores/plans';
 import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
-import { enqueueDeliveries, newId } from './queue';
-import { generateWebhookSecret } from './secret';
-import type { WebhookServices } from './services';
 
 export const endpointSortFields = ['createdAt', 'updatedAt'] as const;
 export type EndpointSortField = (typeof endpointSortFields)[number];

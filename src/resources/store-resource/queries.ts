@@ -1,10 +1,11 @@
 import type { ArgBuilder, ArgumentRef, ObjectRef } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
-import { builder, cacheableRead, type requireScope, type Types } from '../../builder';
+import { builder, type Types } from '../../builder';
 import type { Context } from '../../context';
+import { cacheableRead, type requireScope } from '../../field-extensions';
 import { lookup } from '../lookup';
-import { registerNode } from '../node-registry';
+import { registerNode } from '../node/registry';
 import type { PageArgs } from '../pagination/page';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
 import type { Selection, SortArgs, StoreRows } from './rows';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../db';
+import type { Tx } from '../db/client';
 
 /** The graphile-worker task of one delivery attempt (jobs/tasks/deliver_webhook.ts). */
 export const DELIVER_TASK = 'deliver_webhook';

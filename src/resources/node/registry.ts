@@ -1,5 +1,5 @@
-import type { ScopePair } from '../auth/scopes';
-import type { Context } from '../context';
+import type { ScopePair } from '../../access/scopes';
+import type { Context } from '../../context';
 
 /** How `node(id:)` loads one type: its own lookup, behind the pair that lookup declares. */
 export interface NodeLoader {

@@ -22,7 +22,7 @@ const typesByPrefix = new Map(Object.entries(prefixes).map(([type, prefix]) => [
 
 /**
  * The type an id belongs to, by its prefix. Which of them `node(id:)` answers is the node
- * registry's to say (src/modules/node-registry.ts), so no second list is kept here.
+ * registry's to say (src/resources/node/registry.ts), so no second list is kept here.
  */
 export const nodeTypeOf = (id: string): string | undefined => typesByPrefix.get(id.slice(0, id.indexOf('_')));
 

@@ -1,9 +1,9 @@
-import { builder } from '../builder';
-import { nodeTypeOf } from './node-ids';
+import { builder } from '../../builder';
+import { nodeTypeOf } from './ids';
 
 /**
  * Relay's `Node`: every object with a store-scoped id. The ids already say their type (`prd_…`,
- * `ord_…`; src/modules/node-ids.ts), so they are used as they are, not re-encoded.
+ * `ord_…`; src/resources/node/ids.ts), so they are used as they are, not re-encoded.
  */
 export const NodeRef = builder.interfaceRef<{ id: string }>('Node').implement({
   description: 'An object with an id unique across the service; fetch any of them with node(id:)',

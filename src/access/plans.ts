@@ -1,4 +1,4 @@
-import type { Plan } from '../../../prisma/generated/client/enums';
+import type { Plan } from '../../prisma/generated/client/enums';
 
 /** What each plan includes (DESIGN "Plans and stores"). */
 export const planFeatures: Record<Plan, { apiAccess: boolean; canAccessWebhooks: boolean }> = {

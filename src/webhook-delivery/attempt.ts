@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
-import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
-import type { SecretBox } from '../../auth/secret-box';
-import { retryWhileUnavailable } from '../../db/availability';
-import type { DeliveryResponse, WebhookHttpClient } from '../../outbound-http/http-client';
+import type { DeliveryStatus } from '../../prisma/generated/client/enums';
+import type { SecretBox } from '../auth/secret-box';
+import { retryWhileUnavailable } from '../db/availability';
+import type { DeliveryResponse, WebhookHttpClient } from '../outbound-http/http-client';
 import { autoDisableIfFailing } from './auto-disable';
 import { nextRetryAt } from './backoff';
 import type { Claimed, FanOut, Lease } from './claim';

@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool } from 'pg';
-import { PrismaClient } from '../prisma/generated/client/client';
+import { PrismaClient } from '../../prisma/generated/client/client';
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];

@@ -1,5 +1,5 @@
-import type { Prisma } from '../../../prisma/generated/client/client';
-import type { Tx } from '../../db';
+import type { Prisma } from '../../prisma/generated/client/client';
+import type { Tx } from '../db/client';
 import type { EventType } from './catalog';
 
 /** The graphile-worker task that fans an event out to subscribed endpoints (jobs/tasks/fan_out_event.ts). */

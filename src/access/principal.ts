@@ -5,7 +5,7 @@ import { allScopePairs } from './scopes';
 /**
  * Who is calling, once authentication has passed: an API key or a staff member's dashboard session.
  * Both carry their rights as stored "RESOURCE:ACTION" pairs — a key its own scopes, a session its
- * role's (src/auth/roles.ts) — and the schema's scope checks read nothing else.
+ * role's (src/access/roles.ts) — and the schema's scope checks read nothing else.
  */
 export interface ApiKeyPrincipal {
   kind: 'apiKey';

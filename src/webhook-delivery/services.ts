@@ -1,6 +1,6 @@
-import { createSecretBox, type SecretBox } from '../../auth/secret-box';
-import type { Config } from '../../config';
-import type { UrlPolicyOptions } from '../../outbound-http/url-policy';
+import { createSecretBox, type SecretBox } from '../auth/secret-box';
+import type { Config } from '../config';
+import type { UrlPolicyOptions } from '../outbound-http/url-policy';
 
 /** What the webhook service needs from the process: the secret box and the URL policy's options. */
 export interface WebhookServices {

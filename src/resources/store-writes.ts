@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../db';
+import type { Db, Tx } from '../db/client';
 
 type TransactionOptions = Parameters<Db['$transaction']>[1];
 
@@ -14,7 +14,7 @@ export interface StoreWriter {
 
 /**
  * Every write of a store's data passes through here, whichever door, job or command makes it: one
- * transaction (with the outbox event the change emits, src/modules/events/outbox.ts), then the
+ * transaction (with the outbox event the change emits, src/events/outbox.ts), then the
  * store's data version is replaced — after the commit and before the caller is told, so no cached
  * read older than an acknowledged write is answered anywhere. A failed write replaces it too: a
  * commit whose acknowledgement was lost must not leave stale answers behind, and a spare version

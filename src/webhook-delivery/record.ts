@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
+import type { DeliveryStatus } from '../../prisma/generated/client/enums';
 import { coalesce } from './coalesce';
 import { ASYNC_COMMIT_SQL, type Queryable } from './queryable';
 import { DELIVER_TASK } from './queue';

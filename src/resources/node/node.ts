@@ -1,12 +1,12 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLSchema } from 'graphql';
-import { holdsPair, refusal } from '../auth/principal';
-import { builder } from '../builder';
-import { notFound } from '../errors';
-import { lookup } from './lookup';
-import { nodeTypeOf } from './node-ids';
-import { NodeRef } from './node-interface';
-import { nodeLoader } from './node-registry';
+import { holdsPair, refusal } from '../../access/principal';
+import { builder } from '../../builder';
+import { notFound } from '../../errors';
+import { lookup } from '../lookup';
+import { nodeTypeOf } from './ids';
+import { NodeRef } from './interface';
+import { nodeLoader } from './registry';
 
 builder.queryField('node', (t) =>
   t.field({

@@ -1,5 +1,5 @@
-import { holdsPair, type Principal } from '../../auth/principal';
-import type { ScopePair } from '../../auth/scopes';
+import { holdsPair, type Principal } from '../access/principal';
+import type { ScopePair } from '../access/scopes';
 import { type EventType, eventTypes } from './catalog';
 
 type ResourceOf<Type> = Type extends `${infer Resource}.${string}` ? Resource : never;
