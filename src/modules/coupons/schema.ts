@@ -1,9 +1,10 @@
 import { builder } from '../../builder';
 import { requireScope, resourceFragment } from '../../field-extensions';
-import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
 import { NodeRef } from '../../resources/node/interface';
+import { storeMutations } from '../../resources/store-resource/mutations';
 import { storeQueries } from '../../resources/store-resource/queries';
+import { timestamps } from '../../resources/timestamps';
 import { couponUpdateInput, newCouponInput } from './input';
 import { couponRows, couponSortFields, createCoupon, deleteCoupon, updateCoupon } from './service';
 
@@ -26,16 +27,13 @@ export const CouponRef = builder.prismaObject('Coupon', {
     startsAt: t.expose('startsAt', { type: 'DateTime', nullable: true }),
     endsAt: t.expose('endsAt', { type: 'DateTime', nullable: true }),
     isActive: t.exposeBoolean('isActive'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...timestamps(t),
   }),
 });
 
 storeQueries({
   ref: CouponRef,
-  name: 'Coupon',
   fields: { list: 'coupons', item: 'coupon' },
-  noun: 'coupon',
   scope: requireScope('COUPONS', 'READ'),
   descriptions: {
     list: 'Coupons of the store, a page at a time; `q` matches the code',
@@ -51,34 +49,21 @@ const couponInputTypes = { type: CouponTypeEnum, redemptionCount: 'Int' };
 const CreateCouponInput = inputTypeOf('CreateCouponInput', newCouponInput, { types: couponInputTypes });
 const UpdateCouponInput = inputTypeOf('UpdateCouponInput', couponUpdateInput, { types: couponInputTypes });
 
-const DeletedCouponRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedCoupon').implement({
-  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
-});
-
-builder.mutationFields((t) => ({
-  createCoupon: t.prismaField({
+storeMutations({
+  name: 'Coupon',
+  resource: 'COUPONS',
+  create: {
     description: 'Create a coupon (the code is stored upper-cased and unique in the store)',
-    type: 'Coupon',
-    authScopes: requireScope('COUPONS', 'WRITE'),
-    args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateCouponInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => createCoupon(ctx, input),
-  }),
-  updateCoupon: t.prismaField({
+    input: CreateCouponInput,
+    run: createCoupon,
+  },
+  update: {
     description: 'Update a coupon (redemptionCount is read-only)',
-    type: 'Coupon',
-    authScopes: requireScope('COUPONS', 'UPDATE'),
-    args: {
-      ...idempotencyArg(t.arg),
-      id: t.arg.id({ required: true }),
-      input: t.arg({ type: UpdateCouponInput, required: true }),
-    },
-    resolve: (_query, _root, { id, input }, ctx) => updateCoupon(ctx, id, input),
-  }),
-  deleteCoupon: t.field({
-    type: DeletedCouponRef,
+    input: UpdateCouponInput,
+    run: updateCoupon,
+  },
+  delete: {
     description: 'Delete a coupon; orders that used it keep their amounts, and their couponId becomes null',
-    authScopes: requireScope('COUPONS', 'DELETE'),
-    args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => deleteCoupon(ctx, id),
-  }),
-}));
+    run: deleteCoupon,
+  },
+});

@@ -1,9 +1,10 @@
 import { builder } from '../../builder';
 import { requireScope, resourceFragment } from '../../field-extensions';
-import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
 import { NodeRef } from '../../resources/node/interface';
+import { storeMutations } from '../../resources/store-resource/mutations';
 import { storeQueries } from '../../resources/store-resource/queries';
+import { timestamps } from '../../resources/timestamps';
 import { customerUpdateInput, newCustomerInput } from './input';
 import { createCustomer, customerRows, customerSortFields, updateCustomer } from './service';
 import { loadCustomerStats } from './stats';
@@ -27,16 +28,13 @@ export const CustomerRef = builder.prismaObject('Customer', {
       description: 'Sum of totalAmount of the customer’s orders that are not cancelled, in minor units',
       resolve: async (customer, _args, ctx) => (await loadCustomerStats(ctx, customer.id)).totalSpentAmount,
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...timestamps(t),
   }),
 });
 
 storeQueries({
   ref: CustomerRef,
-  name: 'Customer',
   fields: { list: 'customers', item: 'customer' },
-  noun: 'customer',
   scope: requireScope('CUSTOMERS', 'READ'),
   descriptions: {
     list: 'Customers of the store, a page at a time; each word of `q` matches e-mail, first or last name',
@@ -50,23 +48,17 @@ storeQueries({
 const CreateCustomerInput = inputTypeOf('CreateCustomerInput', newCustomerInput);
 const UpdateCustomerInput = inputTypeOf('UpdateCustomerInput', customerUpdateInput);
 
-builder.mutationFields((t) => ({
-  createCustomer: t.prismaField({
+storeMutations({
+  name: 'Customer',
+  resource: 'CUSTOMERS',
+  create: {
     description: 'Create a customer; the e-mail is unique in the store (emits customer.created)',
-    type: 'Customer',
-    authScopes: requireScope('CUSTOMERS', 'WRITE'),
-    args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateCustomerInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => createCustomer(ctx, input),
-  }),
-  updateCustomer: t.prismaField({
+    input: CreateCustomerInput,
+    run: createCustomer,
+  },
+  update: {
     description: 'Update a customer (emits customer.updated)',
-    type: 'Customer',
-    authScopes: requireScope('CUSTOMERS', 'UPDATE'),
-    args: {
-      ...idempotencyArg(t.arg),
-      id: t.arg.id({ required: true }),
-      input: t.arg({ type: UpdateCustomerInput, required: true }),
-    },
-    resolve: (_query, _root, { id, input }, ctx) => updateCustomer(ctx, id, input),
-  }),
-}));
+    input: UpdateCustomerInput,
+    run: updateCustomer,
+  },
+});

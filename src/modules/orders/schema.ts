@@ -4,6 +4,7 @@ import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
 import { NodeRef } from '../../resources/node/interface';
 import { storeQueries } from '../../resources/store-resource/queries';
+import { timestamps } from '../../resources/timestamps';
 import { cancelOrderInput, MAX_ORDER_LINES, orderLineInput, orderStatuses, placeOrderInput } from './input';
 import { placeOrder } from './place';
 import { orderItemOrder, orderRows, orderSortFields } from './service';
@@ -88,16 +89,13 @@ export const OrderRef = builder.prismaObject('Order', {
     fulfilledAt: t.expose('fulfilledAt', { type: 'DateTime', nullable: true }),
     cancelledAt: t.expose('cancelledAt', { type: 'DateTime', nullable: true }),
     cancelReason: t.exposeString('cancelReason', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...timestamps(t),
   }),
 });
 
 storeQueries({
   ref: OrderRef,
-  name: 'Order',
   fields: { list: 'orders', item: 'order' },
-  noun: 'order',
   scope: requireScope('ORDERS', 'READ'),
   descriptions: {
     list: 'Orders of the store, a page at a time, newest first by default. Item selections (lines, customer) load with the page.',

@@ -1,9 +1,10 @@
 import { builder } from '../../builder';
 import { requireScope, resourceFragment } from '../../field-extensions';
-import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
 import { NodeRef } from '../../resources/node/interface';
+import { storeMutations } from '../../resources/store-resource/mutations';
 import { storeQueries } from '../../resources/store-resource/queries';
+import { timestamps } from '../../resources/timestamps';
 import { newProductInput, productStatuses, productUpdateInput } from './input';
 import { createProduct, deleteProduct, productRows, productSortFields, updateProduct } from './service';
 
@@ -28,16 +29,13 @@ export const ProductRef = builder.prismaObject('Product', {
     status: t.expose('status', { type: ProductStatusEnum }),
     categoryId: t.exposeString('categoryId', { nullable: true }),
     category: t.relation('category', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...timestamps(t),
   }),
 });
 
 storeQueries({
   ref: ProductRef,
-  name: 'Product',
   fields: { list: 'products', item: 'product' },
-  noun: 'product',
   scope: requireScope('PRODUCTS', 'READ'),
   cacheable: true,
   descriptions: {
@@ -61,34 +59,21 @@ const UpdateProductInput = inputTypeOf('UpdateProductInput', productUpdateInput,
   types: productInputTypes,
 });
 
-const DeletedProductRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedProduct').implement({
-  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
-});
-
-builder.mutationFields((t) => ({
-  createProduct: t.prismaField({
+storeMutations({
+  name: 'Product',
+  resource: 'PRODUCTS',
+  create: {
     description: 'Create a product (emits product.created)',
-    type: 'Product',
-    authScopes: requireScope('PRODUCTS', 'WRITE'),
-    args: { ...idempotencyArg(t.arg), input: t.arg({ type: CreateProductInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => createProduct(ctx, input),
-  }),
-  updateProduct: t.prismaField({
+    input: CreateProductInput,
+    run: createProduct,
+  },
+  update: {
     description: 'Update a product (emits product.updated)',
-    type: 'Product',
-    authScopes: requireScope('PRODUCTS', 'UPDATE'),
-    args: {
-      ...idempotencyArg(t.arg),
-      id: t.arg.id({ required: true }),
-      input: t.arg({ type: UpdateProductInput, required: true }),
-    },
-    resolve: (_query, _root, { id, input }, ctx) => updateProduct(ctx, id, input),
-  }),
-  deleteProduct: t.field({
+    input: UpdateProductInput,
+    run: updateProduct,
+  },
+  delete: {
     description: 'Delete a product; order items keep their copy (emits product.deleted)',
-    type: DeletedProductRef,
-    authScopes: requireScope('PRODUCTS', 'DELETE'),
-    args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => deleteProduct(ctx, id),
-  }),
-}));
+    run: deleteProduct,
+  },
+});

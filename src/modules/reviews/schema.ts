@@ -3,7 +3,9 @@ import { requireScope, resourceFragment } from '../../field-extensions';
 import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
 import { NodeRef } from '../../resources/node/interface';
+import { storeMutations } from '../../resources/store-resource/mutations';
 import { storeQueries } from '../../resources/store-resource/queries';
+import { timestamps } from '../../resources/timestamps';
 import { moderateReviewInput, reviewStatuses } from './input';
 import { deleteReview, moderateReview, reviewRows, reviewSortFields } from './service';
 
@@ -33,16 +35,13 @@ export const ReviewRef = builder.prismaObject('Review', {
     title: t.exposeString('title', { nullable: true }),
     body: t.exposeString('body', { nullable: true }),
     status: t.expose('status', { type: ReviewStatusEnum }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...timestamps(t),
   }),
 });
 
 storeQueries({
   ref: ReviewRef,
-  name: 'Review',
   fields: { list: 'reviews', item: 'review' },
-  noun: 'review',
   scope: requireScope('REVIEWS', 'READ'),
   descriptions: {
     list: 'Reviews of the store, a page at a time',
@@ -63,10 +62,6 @@ const ModerateReviewInput = inputTypeOf('ModerateReviewInput', moderateReviewInp
   types: { status: ReviewStatusEnum },
 });
 
-const DeletedReviewRef = builder.objectRef<{ id: string; deleted: boolean }>('DeletedReview').implement({
-  fields: (t) => ({ id: t.exposeID('id'), deleted: t.exposeBoolean('deleted') }),
-});
-
 builder.mutationFields((t) => ({
   moderateReview: t.prismaField({
     description: 'Moderate a review: set its status (pending, approved or rejected) and nothing else',
@@ -79,11 +74,10 @@ builder.mutationFields((t) => ({
     },
     resolve: (query, _root, { id, input }, ctx) => moderateReview(ctx, id, input, query),
   }),
-  deleteReview: t.field({
-    description: 'Delete a review',
-    type: DeletedReviewRef,
-    authScopes: requireScope('REVIEWS', 'DELETE'),
-    args: { ...idempotencyArg(t.arg), id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => deleteReview(ctx, id),
-  }),
 }));
+
+storeMutations({
+  name: 'Review',
+  resource: 'REVIEWS',
+  delete: { description: 'Delete a review', run: deleteReview },
+});

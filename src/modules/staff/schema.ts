@@ -4,6 +4,7 @@ import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
 import { NodeRef } from '../../resources/node/interface';
 import { storeQueries } from '../../resources/store-resource/queries';
+import { timestamps } from '../../resources/timestamps';
 import { StaffRoleEnum } from '../sessions/schema';
 import { inviteStaffInput, staffUpdateInput } from './input';
 import { inviteStaff, removeStaff, staffRows, staffSelect, staffSortFields, updateStaff } from './service';
@@ -23,16 +24,13 @@ export const StaffMemberRef = builder.prismaObject('StaffUser', {
     role: t.expose('role', { type: StaffRoleEnum }),
     isActive: t.exposeBoolean('isActive'),
     lastLoginAt: t.expose('lastLoginAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...timestamps(t),
   }),
 });
 
 storeQueries({
   ref: StaffMemberRef,
-  name: 'StaffMember',
   fields: { list: 'staffMembers', item: 'staffMember' },
-  noun: 'staff member',
   scope: requireScope('STAFF', 'READ'),
   descriptions: {
     list: 'Staff of the store, a page at a time; `q` matches name or e-mail',

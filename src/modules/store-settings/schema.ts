@@ -3,6 +3,7 @@ import { builder } from '../../builder';
 import { requireScope, resourceFragment } from '../../field-extensions';
 import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
+import { timestamps } from '../../resources/timestamps';
 import { PlanEnum } from '../sessions/schema';
 import { storeSettingsUpdateInput } from './input';
 import { getStoreSettings, type StoreSettings, updateStoreSettings } from './service';
@@ -24,8 +25,7 @@ const StoreSettingsRef = builder.objectRef<StoreSettings>('StoreSettings').imple
       resolve: (s) => s.plan,
     }),
     status: t.field({ type: StoreStatusEnum, description: 'Read-only', resolve: (s) => s.status }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...timestamps(t),
   }),
 });
 

@@ -32,13 +32,13 @@ interface ReadFieldBuilder {
  * category, an order's lines — load with the page in a fixed number of queries.
  */
 export function storeQueries<Row extends { id: string }, Filter, Sort extends string>(spec: {
-  /** The resource's object type (builder.prismaObject). */
+  /**
+   * The resource's object type (builder.prismaObject). Its GraphQL name names the rest —
+   * `<Name>Page`, `<Name>Connection`, `<Name>Edge`, `<Name>SortField` — and the lookup's noun ("The
+   * staff member with this id" for StaffMember).
+   */
   ref: ObjectRef<BuilderTypes, Row>;
-  /** Its GraphQL name: `<name>Page`, `<name>Connection`, `<name>Edge`, `<name>SortField`. */
-  name: string;
   fields: { list: string; item: string };
-  /** The lookup's noun: "The <noun> with this id". */
-  noun: string;
   scope: ReturnType<typeof requireScope>;
   /** README "Read cache": only for resources whose reads depend on nothing but their store's data. */
   cacheable?: boolean;
@@ -51,10 +51,12 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
   rows: StoreRows<Row, Filter, Sort>;
 }) {
   const { rows, scope } = spec;
+  const name = spec.ref.name;
+  const noun = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   const extensions = spec.cacheable ? cacheableRead : undefined;
-  const sortBy = builder.enumType(spec.sortEnumName ?? `${spec.name}SortField`, { values: spec.sortFields });
-  const page = pageType(spec.name, spec.ref);
-  registerNode(spec.name, { scope: scope.scope, load: (ctx, id, query) => rows.get(ctx, id, query) });
+  const sortBy = builder.enumType(spec.sortEnumName ?? `${name}SortField`, { values: spec.sortFields });
+  const page = pageType(name, spec.ref);
+  registerNode(name, { scope: scope.scope, load: (ctx, id, query) => rows.get(ctx, id, query) });
   builder.queryFields((fieldBuilder) => {
     const t = fieldBuilder as unknown as ReadFieldBuilder;
     // Filters before the sort, as REST's and OpenAPI's parameters list them.
@@ -85,11 +87,11 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
           resolve: (query: Selection, _root: unknown, args: Filter & SortArgs<Sort>, ctx: Context) =>
             rows.connection(ctx, query, args),
         },
-        { name: `${spec.name}Connection` },
-        { name: `${spec.name}Edge` },
+        { name: `${name}Connection` },
+        { name: `${name}Edge` },
       ),
       [spec.fields.item]: t.prismaField({
-        ...lookup(spec.noun),
+        ...lookup(noun),
         type: spec.ref,
         authScopes: scope,
         extensions,
