@@ -11,7 +11,7 @@ import { issueApiKey } from '../src/modules/api-keys/issue';
 import { createRuntime } from '../src/runtime';
 import { createUsageMeter } from '../src/usage/meter';
 import { allScopes, makeStore } from '../test/helpers/factories';
-import { testWorkerOptions } from '../test/webhooks/helpers';
+import { testWorkerOptions } from '../test/helpers/webhooks';
 import { withBenchDatabase } from './database';
 import { startReceiverProcess } from './receiver-process';
 

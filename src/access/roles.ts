@@ -4,7 +4,7 @@ import { allScopePairs, type ScopeObject, toScopeObjects, toScopePairs } from '.
 /**
  * What a signed-in staff member may do (spec/dashboard.md "Who may do what"): their role's scopes,
  * checked by the same scope checks as an API key's. The one table; README "Authentication" prints it
- * (test/auth/roles.test.ts keeps the two equal).
+ * (test/access/roles.test.ts keeps the two equal).
  *
  * STAFF runs the shop floor: reads the catalogue (products, categories and their reviews), orders and
  * customers, and the sales figures made of those orders; creates and updates products, orders (their

@@ -7,7 +7,7 @@ import { signInAs } from '../helpers/sessions';
 /**
  * The attacks of issue 28 on API keys, each as it was reproduced by hand: a key or a session that
  * holds less than a key cannot rotate, reactivate or loosen it, nor make a key beyond its own bounds.
- * (test/auth/credential-rule.property.test.ts tries random principals on every operation.)
+ * (test/access/credential-rule.property.test.ts tries random principals on every operation.)
  */
 
 let server: TestServer;

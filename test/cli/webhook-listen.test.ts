@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config';
 import { webhookServicesFrom } from '../../src/webhook-delivery/services';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { eventually, serverEnv, startTestWorker } from '../webhooks/helpers';
+import { eventually, serverEnv, startTestWorker } from '../helpers/webhooks';
 
 /**
  * Issue 15 item 14: receiving webhooks on localhost during development. `webhook listen` registers

@@ -1,6 +1,6 @@
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { serverEnv } from '../webhooks/helpers';
+import { serverEnv } from '../helpers/webhooks';
 
 /**
  * Issue 19 item 4: every state change is one conditional statement or runs under a row lock, so of

@@ -1,7 +1,7 @@
 import type { Runner } from 'graphile-worker';
 import type { Browser } from 'playwright-core';
 import type { TestServer } from '../helpers/server';
-import { type Receiver, serverEnv, startReceiver, startTestWorker } from '../webhooks/helpers';
+import { type Receiver, serverEnv, startReceiver, startTestWorker } from '../helpers/webhooks';
 import {
   eventually,
   expectText,

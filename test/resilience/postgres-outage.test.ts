@@ -4,7 +4,7 @@ import { connectDatabase, type Database } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
 import { makeKey, makeStore } from '../helpers/factories';
 import { freePort, root } from '../helpers/process';
-import { eventually, jsonHeaders, type Receiver, startReceiver } from '../webhooks/helpers';
+import { eventually, jsonHeaders, type Receiver, startReceiver } from '../helpers/webhooks';
 import { type PostgresCluster, startPostgresCluster } from './postgres-cluster';
 import { type RunningService, startServiceProcess } from './service';
 

@@ -6,7 +6,7 @@ import { routeTable } from '../../rest/routes';
 import { makeKey } from '../helpers/factories';
 import { root } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { serverEnv, startReceiver, startTestWorker } from '../webhooks/helpers';
+import { serverEnv, startReceiver, startTestWorker } from '../helpers/webhooks';
 
 /**
  * @seriousme/openapi-schema-validator is an ES module, which Jest's CommonJS runtime cannot load on

@@ -1,6 +1,6 @@
 import type { DeliveryStatus } from '../../prisma/generated/client/enums';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { serverEnv, storeWithEndpoint } from './helpers';
+import { serverEnv, storeWithEndpoint } from '../helpers/webhooks';
 
 /**
  * An endpoint's `consecutiveFailures`: its newest attempted deliveries, back to the last successful

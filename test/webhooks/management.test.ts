@@ -2,7 +2,7 @@ import type { Plan, StaffRole } from '../../prisma/generated/client/enums';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signInAs } from '../helpers/sessions';
-import { capturingLogger, jsonHeaders, serverEnv } from './helpers';
+import { capturingLogger, jsonHeaders, serverEnv } from '../helpers/webhooks';
 
 let server: TestServer;
 const logs = capturingLogger('debug');

@@ -5,7 +5,7 @@ import { fanOutEvents } from '../../src/webhook-delivery/fan-out';
 import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signInAs } from '../helpers/sessions';
-import { jsonHeaders } from './helpers';
+import { jsonHeaders } from '../helpers/webhooks';
 
 /**
  * Webhook data follows read rights: a delivery's payload (an order, a customer …) is shown only to a

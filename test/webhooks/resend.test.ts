@@ -8,7 +8,7 @@ import {
   startReceiver,
   startTestWorker,
   storeWithEndpoint,
-} from './helpers';
+} from '../helpers/webhooks';
 
 /**
  * A delivery's page (the request body sent, every attempt with its response) and "resend": the same

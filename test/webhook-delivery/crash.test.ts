@@ -11,7 +11,7 @@ import {
   startReceiver,
   startTestWorker,
   storeWithEndpoint,
-} from './helpers';
+} from '../helpers/webhooks';
 
 /**
  * Crash safety (DESIGN "Webhooks"): a worker process killed mid-delivery loses nothing; a live worker

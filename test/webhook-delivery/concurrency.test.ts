@@ -10,7 +10,7 @@ import {
   startReceiver,
   storeWithEndpoint,
   testWorkerOptions,
-} from './helpers';
+} from '../helpers/webhooks';
 
 /**
  * Head-of-line blocking: an attempt may wait on its receiver for the whole deadline (10 s), so the

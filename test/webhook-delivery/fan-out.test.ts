@@ -13,12 +13,12 @@ import {
   startReceiver,
   storeWithEndpoint,
   testWorkerOptions,
-} from './helpers';
+} from '../helpers/webhooks';
 
 /**
  * Fan-out writes each delivery leased to itself, in one statement, and makes the first attempt at
  * once; a failure queues the retry's job. Should the fan-out's worker die first, the sweeper turns the
- * expired lease into a job (test/webhooks/crash.test.ts kills a worker in exactly that state).
+ * expired lease into a job (test/webhook-delivery/crash.test.ts kills a worker in exactly that state).
  */
 let server: TestServer;
 let receiver: Receiver;

@@ -15,7 +15,7 @@ import {
   startReceiver,
   storeWithEndpoint,
   testWorkerOptions,
-} from './helpers';
+} from '../helpers/webhooks';
 
 /** End to end: a mutation commits → outbox → fan-out → signed POST to a local HTTPS receiver → log updated. */
 let server: TestServer;

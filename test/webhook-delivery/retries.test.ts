@@ -12,7 +12,7 @@ import {
   startSmtpServer,
   storeWithEndpoints,
   testWorkerOptions,
-} from './helpers';
+} from '../helpers/webhooks';
 
 /**
  * Failures, the retry schedule, exhaustion, auto-disable, e-mail and replay, with the worker's clock and

@@ -11,8 +11,8 @@ import { createSecretBox } from '../../src/auth/secret-box';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createWebhookHttpClient } from '../../src/outbound-http/http-client';
-import { makeKey, makeStore } from '../helpers/factories';
-import type { TestServer } from '../helpers/server';
+import { makeKey, makeStore } from './factories';
+import type { TestServer } from './server';
 
 const tls = path.join(__dirname, '..', 'fixtures', 'tls');
 export const receiverCa = readFileSync(path.join(tls, 'receiver.crt'));
