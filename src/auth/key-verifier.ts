@@ -118,7 +118,7 @@ export interface KeyVerifierOptions {
 const UNKNOWN_TTL_MS = 30_000;
 
 /**
- * Verifies presented API keys in DESIGN's check order (the first failure wins). Found records are
+ * Verifies presented API keys in the check order of docs/design.md "API keys" (the first failure wins). Found records are
  * cached in this process for a few seconds, and unknown hashes for a little longer; the checks
  * themselves always run against the current clock, and invalidate() (fed by the Redis invalidation
  * channel) drops a key's or a store's entries the moment they change anywhere.

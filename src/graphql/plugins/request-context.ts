@@ -18,7 +18,7 @@ import type { DoorRequest, PipelineContext } from '../pipeline-context';
 /**
  * The request context and its principal, for every door. The context is built from the door's HTTP
  * request once per operation. REST and MCP authenticate at their door, before their own protocol
- * steps (DESIGN's check order; MCP answers 401 before JSON-RPC starts); a /graphql operation is
+ * steps (docs/design.md "API keys", check order; MCP answers 401 before JSON-RPC starts); a /graphql operation is
  * authenticated here, once its document is parsed — unless every root field it selects is public
  * (signing in), decided on the document, not by peeking into the body.
  */
