@@ -100,7 +100,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ? { title: 'Commerce API', headers: JSON.stringify({ 'tt-api-key': 'tt_…' }, null, 2) }
       : false,
     // GraphiQL's page from the installed package (scripts, styles and editor workers inline), so it
-    // works without the internet; made once, it is about 9 MB.
+    // works without the internet; made once, as it is large (bench/BASELINE.md, "Figures the code's
+    // comments relied on").
     renderGraphiQL: offlineGraphiQL,
     landingPage: false,
     logging: false,

@@ -67,8 +67,8 @@ const DEVELOPMENT_COOKIE = sessionCookiePolicy({ isProduction: false });
 /**
  * A REST or MCP operation's initial context, every field of an execution's context declared up front
  * (undefined until buildContext fills it): filling the fields of one fixed shape costs V8 nothing,
- * while adding them to a plain object made a new hidden class per request (measured: a third of
- * the pipeline's cost on a cached read).
+ * while adding them to a plain object made a new hidden class per request (measured as a large share
+ * of the pipeline's cost on a cached read: bench/BASELINE.md, "Figures the code's comments relied on").
  */
 export class DoorContext implements Partial<PipelineContext> {
   req: DoorRequest['req'];
