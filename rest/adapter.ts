@@ -21,8 +21,9 @@ export interface RestDeps {
 
 /**
  * /api/v1, a door onto the pipeline: each request is matched to one table entry, authenticated (before
- * its body is read, in DESIGN's order), and its path, query and body become the variables of the
- * entry's operation; the result becomes the spec's envelope and status. Everything else — limits,
+ * its body is read, in the check order of docs/design.md "API keys"), and its path, query and body
+ * become the variables of the entry's operation; the result becomes the REST envelope and status
+ * (docs/design.md "Envelopes"). Everything else — limits,
  * read cache, idempotency, errors — is the pipeline's. One handler (mount it at /api/v1).
  */
 export function createRestHandler(deps: RestDeps): RequestHandler {
@@ -45,7 +46,7 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       const { compiled: entry, params } = match;
       req.state.route = `/api/v1${entry.route.path}`;
       // A route without a body has its variables, and so its cost, before admission; a bad
-      // parameter is answered after authentication all the same (DESIGN's check order).
+      // parameter is answered after authentication all the same (the check order of docs/design.md "API keys").
       const early = entry.route.body ? undefined : attempt(() => variablesOf(entry, params, req));
       let requestedCost: number | undefined;
       let costBudget: CostDecision | undefined;
@@ -99,7 +100,7 @@ function attempt<T>(make: () => T): { ok: true; value: T } | { ok: false; error:
   }
 }
 
-/** The operation's result as the spec's answer: the first error's envelope, or the route's success. */
+/** The operation's result as REST's answer: the first error's envelope, or the route's success. */
 function send(res: Response, entry: CompiledRoute, result: ExecutionResult): void {
   const error = result.errors?.[0];
   // Unexpected errors were logged by the pipeline before it masked them.

@@ -5,7 +5,7 @@ interface ListPayload {
   pagination: { totalResults: number; currentPage: number; limit: number; lastPage: number };
 }
 
-/** Spec 2.6 (lists) and DESIGN's single-item envelope. */
+/** The list and single-item envelopes (docs/design.md "Envelopes"). */
 export function successEnvelope(result: RouteResult, data: Record<string, unknown>) {
   const value = data[result.field];
   if (result.kind === 'list') {

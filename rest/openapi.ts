@@ -118,7 +118,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
   };
 }
 
-/** The bounds and defaults every list's page parameters share (DESIGN "Pagination"). */
+/** The bounds and defaults every list's page parameters share (docs/design.md "Pagination"). */
 const pageParameterBounds: Record<string, JsonSchema> = {
   page: { minimum: 1, default: 1 },
   limit: { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },

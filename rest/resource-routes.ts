@@ -114,7 +114,7 @@ function queryFieldAnswering(type: string, byId: boolean): string {
 }
 
 /**
- * The usual five of a resource at `path` (spec 4.x): list, get, create, update, delete — those its
+ * The usual five of a resource at `path` (docs/design.md "The REST surface"): list, get, create, update, delete — those its
  * schema has (the query fields answering a page of `type` and one by id; `create<Type>`,
  * `update<Type>`, `delete<Type>`).
  */

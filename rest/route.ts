@@ -2,7 +2,7 @@
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export type RouteResult =
-  /** `data[field]` is `{ items, pagination }`; answered with the spec 2.6 list envelope. */
+  /** `data[field]` is `{ items, pagination }`; answered with the list envelope (docs/design.md "Envelopes"). */
   | { kind: 'list'; field: string }
   /** `data[field]` is one object; answered as `{ success: true, data }`. */
   | { kind: 'item'; field: string }

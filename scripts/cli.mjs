@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run cli`: the admin CLI from the compiled build when it is as new as every source file
-// (`npm ci` and `npm run build` make it), else from the sources through tsx. The build starts in
-// ~1 s, tsx in ~1.4 s (bench/BASELINE.md, "CLI start").
+// (`npm ci` and `npm run build` make it), else from the sources through tsx. The build starts
+// sooner, as tsx compiles the sources on every start (bench/BASELINE.md, "CLI start").
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { buildState, root } from './build-state.mjs';

@@ -112,7 +112,7 @@ function withRetryAfter(error: AppError, http: unknown): { http?: Record<string,
   };
 }
 
-/** The REST error envelope (DESIGN §3 Envelopes). */
+/** The REST error envelope (docs/design.md "Envelopes"). */
 export function errorEnvelope(error: AppError, requestId: string) {
   return {
     success: false as const,

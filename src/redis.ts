@@ -71,8 +71,8 @@ export function firstConnection(redis: Redis): {
  * For commands sent once per request: call it before sending. The connection's socket then holds
  * its writes (cork) until the current turn of the event loop ends (setImmediate) and sends them
  * together, so the requests read in one turn reach Redis in one write instead of one write each
- * (a cached read's CPU went from 0.32 to 0.27 ms in A/B; an ioredis pipeline per turn cost more than
- * the writes it saved: bench/BASELINE.md, "Born with the app's prototypes"). Replies and errors stay
+ * (it lowered a cached read's CPU in A/B, where an ioredis pipeline per turn cost more than the writes
+ * it saved: bench/BASELINE.md, "Born with the app's prototypes"). Replies and errors stay
  * per command; a connection that is not ready (down, reconnecting) is left alone and ioredis fails
  * the command as usual. Kept over ioredis' public batching (enableAutoPipelining, a pipeline per turn),
  * which measured slower; `stream` is ioredis' own socket property, undocumented (@ignore) but typed.

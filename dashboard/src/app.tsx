@@ -25,7 +25,7 @@ const sections = [
   ['/audit', 'Audit log'],
 ] as const;
 
-/** The dashboard: sign-in until a session exists, then the store's sections (spec/dashboard.md). */
+/** The dashboard: sign-in until a session exists, then the store's sections (docs/design.md "The dashboard"). */
 export function App() {
   const { session, signOut, expired } = useSession();
   const client = useMemo(() => createClient(expired), [expired]);

@@ -3,7 +3,7 @@ import { route } from '../route';
 
 const tag = 'Webhooks';
 
-/** Spec 4.2 plus DESIGN's test ping; scope STORE_SETTINGS (READ / WRITE / UPDATE / DELETE). */
+/** docs/design.md "Endpoints", test ping included; scope STORE_SETTINGS (READ / WRITE / UPDATE / DELETE). */
 export const webhookRoutes = [
   route({
     method: 'GET',

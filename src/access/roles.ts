@@ -2,7 +2,7 @@ import type { StaffRole } from '../../prisma/generated/client/enums';
 import { allScopePairs, type ScopeObject, toScopeObjects, toScopePairs } from './scopes';
 
 /**
- * What a signed-in staff member may do (spec/dashboard.md "Who may do what"): their role's scopes,
+ * What a signed-in staff member may do (docs/design.md "Who may do what"): their role's scopes,
  * checked by the same scope checks as an API key's. The one table; README "Authentication" prints it
  * (test/access/roles.test.ts keeps the two equal).
  *

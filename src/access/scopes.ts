@@ -1,4 +1,4 @@
-/** Spec 2.2: the resources and actions a key's scopes name. */
+/** The resources and actions a key's scopes name (docs/design.md "Scopes"). */
 export const scopeResources = [
   'ANALYTICS',
   'BILLING',
@@ -31,7 +31,7 @@ export type ScopeAction = (typeof scopeActions)[number];
 /** One granted (resource, action) pair, stored as "RESOURCE:ACTION". */
 export type ScopePair = `${ScopeResource}:${ScopeAction}`;
 
-/** Spec 2.2's wire shape: `{ resource, actions: [...] }`. */
+/** A scope on the wire: `{ resource, actions: [...] }` (docs/design.md "Scopes"). */
 export interface ScopeObject {
   resource: ScopeResource;
   actions: ScopeAction[];
@@ -42,7 +42,7 @@ export const scopePair = (resource: ScopeResource, action: ScopeAction): ScopePa
 export const allScopePairs = (): ScopePair[] =>
   scopeResources.flatMap((resource) => scopeActions.map((action) => scopePair(resource, action)));
 
-/** Stored pairs → spec objects, in the enums' order. */
+/** Stored pairs → scope objects, in the enums' order. */
 export function toScopeObjects(pairs: readonly string[]): ScopeObject[] {
   const granted = new Set(pairs);
   return scopeResources
@@ -53,7 +53,7 @@ export function toScopeObjects(pairs: readonly string[]): ScopeObject[] {
     .filter((scope) => scope.actions.length > 0);
 }
 
-/** Spec objects → stored pairs, deduplicated. Input is validated by the caller's schema. */
+/** Scope objects → stored pairs, deduplicated. Input is validated by the caller's schema. */
 export function toScopePairs(objects: readonly ScopeObject[]): ScopePair[] {
   const pairs = new Set<ScopePair>();
   for (const { resource, actions } of objects)

@@ -27,8 +27,8 @@ end
 
 /**
  * Admission of one API-key request, in one atomic script and one round trip: the sliding window
- * (DESIGN "Rate limit"); then, only for a request the window allowed, the usage count and limit
- * (DESIGN "API keys", usage); then, only for a request both allowed, the store's data version and
+ * (docs/design.md "Rate limit"); then, only for a request the window allowed, the usage count and
+ * limit (docs/design.md "API keys", usage); then, only for a request both allowed, the store's data version and
  * the cost budget's charge, each when asked. Each step's rules are the Lua function of its own module.
  *
  * KEYS[1] rate-limit sorted set; KEYS[2..4] usage total, pending hash, dirty set; then the store's

@@ -61,7 +61,7 @@ const NO_CHARGE: (string | number)[] = ['', 0, 0, '', 0];
 let sequence = 0;
 
 /**
- * DESIGN "Rate limit" and "API keys" (usage), applied together: one atomic script per request in
+ * docs/design.md "Rate limit" and "API keys" (usage), applied together: one atomic script per request in
  * Redis (admission.lua.ts), shared by every API process, so a request the rate limit refuses is
  * never counted as usage. While Redis is missing, down or slower than ~100 ms, each process keeps the
  * same exact window and the usage count in memory (the usage meter flushes that too) and keeps

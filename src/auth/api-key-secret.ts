@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Spec 2.1 rule 1 and DESIGN: `tt_` + 64 lowercase hex characters. */
+/** `tt_` + 64 lowercase hex characters (docs/design.md "API keys"). */
 export const API_KEY_PATTERN = /^tt_[0-9a-f]{64}$/;
 
 export function generateApiKeySecret(): string {

@@ -56,7 +56,7 @@ export type Authenticate = (req: Request, res: Response, options?: AuthenticateO
 
 /**
  * Every /graphql, /api/v1 and /mcp request passes here before its operation runs: a dashboard
- * session, or an API key through DESIGN's check order; then the sliding-window rate limit (per key,
+ * session, or an API key through the check order of docs/design.md "API keys"; then the sliding-window rate limit (per key,
  * or per staff member for a session) and, for keys, the usage quota. Only requests that pass all of
  * it count. Throws AppError; sets the principal on req.state and the rate-limit headers.
  *

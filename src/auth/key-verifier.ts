@@ -59,7 +59,8 @@ async function findSecret(prisma: PrismaClient, hash: string): Promise<SecretRec
 
 /**
  * The two arrays come as JSON text: JSON.parse is native, while the driver's parser of PostgreSQL's
- * array literals cost ~2 % of a cached read's CPU at one refresh per key every AUTH_CACHE_TTL_MS.
+ * array literals showed in a cached read's CPU profile, at one refresh per key every
+ * AUTH_CACHE_TTL_MS (bench/BASELINE.md, "Figures the code's comments relied on").
  * A NULL column (only SQL behind the API can make one) reads as the empty list, the columns' default.
  */
 function jsonList(text: string | null): string[] {
@@ -68,7 +69,8 @@ function jsonList(text: string | null): string[] {
 
 /**
  * A found secret, and what a request it verifies gets: made once per lookup and shared by the
- * requests until the next, as nothing changes a principal (its scope set was ~3 % of a cached read).
+ * requests until the next, as nothing changes a principal (building its scope set per request showed
+ * in a cached read's CPU profile: bench/BASELINE.md, "Figures the code's comments relied on").
  */
 interface FoundKey {
   record: SecretRecord;
@@ -118,7 +120,7 @@ export interface KeyVerifierOptions {
 const UNKNOWN_TTL_MS = 30_000;
 
 /**
- * Verifies presented API keys in DESIGN's check order (the first failure wins). Found records are
+ * Verifies presented API keys in the check order of docs/design.md "API keys" (the first failure wins). Found records are
  * cached in this process for a few seconds, and unknown hashes for a little longer; the checks
  * themselves always run against the current clock, and invalidate() (fed by the Redis invalidation
  * channel) drops a key's or a store's entries the moment they change anywhere.

@@ -28,7 +28,7 @@ export interface SessionCookie {
 export const noSessionCookie: SessionCookie = { set: () => {}, clear: () => {} };
 
 /**
- * The session cookie (DESIGN "Plans and stores"): HttpOnly, SameSite=Lax, Path=/, no Domain, and
+ * The session cookie (docs/design.md "Dashboard sessions"): HttpOnly, SameSite=Lax, Path=/, no Domain, and
  * Secure when the policy says always or the request came over HTTPS (express's req.secure honours
  * TRUST_PROXY). (A class: every request's context gets one, and most never use it.)
  */

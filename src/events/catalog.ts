@@ -1,4 +1,4 @@
-/** DESIGN "Webhooks": the event catalog. `webhook.test` is the test ping; `*` subscribes to all. */
+/** The event catalog (docs/design.md "Events"). `webhook.test` is the test ping; `*` subscribes to all. */
 export const eventTypes = [
   'order.placed',
   'order.paid',

@@ -17,11 +17,11 @@ import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 /**
  * The pipeline's executor. A document runs as a function graphql-jit compiled from it once it is
  * known to be worth it: a REST route's or MCP tool's fixed document from its first run, a /graphql
- * document from its HOT_AFTER-th (clients may vary documents without end; a compilation costs
- * 2–3 ms, and saves about 0.4 ms on each run of the product page). Until then, and for a document
- * graphql-jit cannot compile, graphql-js runs it. On the product page's document graphql-jit needs
- * about half of what graphql-js spends above the resolvers' read (bench/executor.ts), with the same
- * answer. A maintained library: graphql-jit is tested against graphql-js' own execution tests.
+ * document from its HOT_AFTER-th (clients may vary documents without end, and a compilation costs
+ * several runs' worth of what it saves on each). Until then, and for a document graphql-jit cannot
+ * compile, graphql-js runs it. On the product page's document graphql-jit needs clearly less CPU than
+ * graphql-js above the resolvers' read, with the same answer (bench/executor.ts; bench/BASELINE.md,
+ * "Figures the code's comments relied on"). A maintained library: graphql-jit is tested against graphql-js' own execution tests.
  */
 export const HOT_AFTER = 20;
 

@@ -21,9 +21,9 @@ export interface GraphQLDoorDeps {
  * the client accepts — is run here: its text through the pipeline (`runText`), its result written
  * by yoga's own result processor, so status, headers and body are yoga's. Everything else (GET,
  * GraphiQL, refusals of the request itself) is yoga's to answer. Yoga's HTTP layer builds a fetch
- * Request and Response around Node's for each request; for the common request that layer was about
- * an eighth of a cached read's busy CPU (bench/BASELINE.md, "The /graphql door and the cost budget's
- * round trip").
+ * Request and Response around Node's for each request; for the common request that layer was a
+ * sizeable share of a cached read's busy CPU (bench/BASELINE.md, "The /graphql door and the cost
+ * budget's round trip").
  */
 export function createGraphQLDoor(deps: GraphQLDoorDeps): RequestHandler {
   return async (req, res) => {

@@ -75,19 +75,22 @@ export interface OperationText {
   variables?: Record<string, unknown> | null;
 }
 
-/**
- * The one execution pipeline of the three doors (envelop, inside graphql-yoga). Each concern that
- * wraps execution is one plugin, in this order (envelop runs onExecute hooks in order, and a plugin
- * that answers stops the ones after it): error logging, then query limits and cost (refuse early),
- * request context and principal, the principal's cost budget, read cache, idempotency, and last the
- * store's fair share of execution (it wraps execution itself). Error masking is yoga's, with our mask.
- */
+/** GraphiQL's page, rendered on its first request and kept (every request would render the same). */
 let graphiQLPage: string | undefined;
 const offlineGraphiQL = (options?: GraphiQLOptions) => {
   graphiQLPage ??= renderGraphiQL(options);
   return graphiQLPage;
 };
 
+/**
+ * The one execution pipeline of the three doors (envelop, inside graphql-yoga). Each concern that
+ * wraps execution is one plugin, in this order (envelop runs onExecute hooks in order, and a plugin
+ * that answers stops the ones after it): error logging, the caller's plugins (operation metrics),
+ * query limits and cost (refuse early), request context and principal, the principal's cost budget,
+ * the input boundary, read cache, idempotency, and last the store's fair share of execution (it
+ * wraps execution itself). Error masking is yoga's, with our mask. README "Architecture" lists the
+ * plugins in the same order (test/install/pipeline-plugins.test.ts).
+ */
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const logged = new WeakSet<Error>();
   const yoga = createYoga<{ req: Request; res: Response }, PipelineContext>({
@@ -97,7 +100,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ? { title: 'Commerce API', headers: JSON.stringify({ 'tt-api-key': 'tt_…' }, null, 2) }
       : false,
     // GraphiQL's page from the installed package (scripts, styles and editor workers inline), so it
-    // works without the internet; made once, it is about 9 MB.
+    // works without the internet; made once, as it is large (bench/BASELINE.md, "Figures the code's
+    // comments relied on").
     renderGraphiQL: offlineGraphiQL,
     landingPage: false,
     logging: false,

@@ -22,7 +22,7 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 which builds it too) and reload. The API answers meanwhile at <code>/graphql</code> and <code>/api/v1</code>.</p></main></body></html>`;
 
 /**
- * The store dashboard (spec/dashboard.md) at `/`: its hashed assets cached for a year, and every
+ * The store dashboard (docs/design.md "The dashboard") at `/`: its hashed assets cached for a year, and every
  * other GET that asks for HTML and names no file (a deep link such as `/keys`) answered with the
  * app's index.html, so the app's router shows the page: `no-cache`, always revalidated (its ETag
  * makes that a 304), as it names the current build's assets; it holds no secret, so not `no-store`.

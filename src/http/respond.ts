@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { type AppError, errorEnvelope } from '../errors';
 
 /**
- * How to authenticate, on every 401 of every door (RFC 9110 §11.6.1; MCP's authorization spec asks
+ * How to authenticate, on every 401 of every door (RFC 9110, section 11.6.1; MCP's authorization spec asks
  * for it too): an API key as `Authorization: Bearer` or in the `tt-api-key` header.
  */
 export const AUTHENTICATE_CHALLENGE =

@@ -11,8 +11,8 @@ import { newRequestId } from './request-state';
  *
  * Express otherwise swaps both prototypes on every request (Object.setPrototypeOf in app.handle).
  * V8 then treats every request as an object of a new shape, and each property access on it, in
- * express, in Node's HTTP code and in ours, misses its inline cache: that was ~40 % of a cached
- * read's CPU (bench/BASELINE.md, "Born with the app's prototypes"). With the prototypes already in
+ * express, in Node's HTTP code and in ours, misses its inline cache: that was a large part of a
+ * cached read's CPU (bench/BASELINE.md, "Born with the app's prototypes"). With the prototypes already in
  * place, express's swap changes nothing.
  */
 export function createAppServer(app: Express, timeouts?: HttpTimeouts): Server {

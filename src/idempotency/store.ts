@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Prisma, type PrismaClient } from '../../prisma/generated/client/client';
 import { AppError } from '../errors';
 
-/** DESIGN: an Idempotency-Key is remembered for 24 hours, per API key (or per signed-in staff user). */
+/** docs/design.md "Envelopes": an Idempotency-Key is remembered for 24 hours, per API key (or per signed-in staff user). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 

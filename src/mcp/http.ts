@@ -49,7 +49,7 @@ export function createMcpHandler(deps: McpDeps): RequestHandler {
       return;
     }
     try {
-      // Spec §4.3: an API key is required; a dashboard session (header or cookie) is not one.
+      // docs/design.md "MCP": an API key is required; a dashboard session (header or cookie) is not one.
       if (presentedCredential(req.headers, deps.sessionCookieName).kind === 'session')
         throw new AppError('API_KEY_REQUIRED', 'The MCP endpoint takes an API key, not a dashboard session');
       // The body is read first (bounded like every door's) so that a JSON-RPC batch counts each of

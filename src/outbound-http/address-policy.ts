@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which IP addresses a webhook may be delivered to (DESIGN "Webhooks", the SSRF defence).
+ * Which IP addresses a webhook may be delivered to (docs/design.md "URL policy", the SSRF defence).
  *
  * Only public unicast addresses are acceptable. The tables below are a deny list checked in order
  * (the most specific entries first, so the reason is the most useful one); IPv6 is, in addition,

@@ -13,7 +13,7 @@ import {
 } from './url-policy';
 
 /**
- * The HTTP client for webhook deliveries (DESIGN "Webhooks", attempt rules): POST, one total
+ * The HTTP client for webhook deliveries (docs/design.md "Delivery request"): POST, one total
  * deadline, no redirects, at most 1 KB of the response body kept, never throws.
  *
  * SSRF: undici's connect step is ours. It resolves the name itself, checks every address with the

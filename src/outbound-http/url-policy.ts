@@ -4,7 +4,7 @@ import { validationError } from '../errors';
 import { nonPublicReason } from './address-policy';
 
 /**
- * Which URLs a webhook endpoint may have (DESIGN "Webhooks"). `parseWebhookUrl` does the syntax and
+ * Which URLs a webhook endpoint may have (docs/design.md "URL policy"). `parseWebhookUrl` does the syntax and
  * literal checks, `assertWebhookUrl` adds DNS: every address the name resolves to must be public
  * unicast. The HTTP client repeats the address check at connect time (see http-client.ts), which
  * is what actually closes DNS rebinding; the checks here give the user an early, clear error.

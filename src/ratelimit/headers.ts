@@ -1,8 +1,8 @@
 import type { RateLimitDecision } from './decision';
 
 /**
- * The rate-limit headers every key-authenticated response carries (DESIGN "Rate limit"); the reset
- * is in seconds, not a timestamp (spec §8). Retry-After only on a rejection.
+ * The rate-limit headers every key-authenticated response carries (docs/design.md "Rate limit");
+ * the reset is in seconds, not a timestamp. Retry-After only on a rejection.
  */
 export function rateLimitHeaders(decision: RateLimitDecision, windowSeconds: number): Record<string, string> {
   const headers: Record<string, string> = {

@@ -1,5 +1,5 @@
 /**
- * One step of the exact sliding window (DESIGN "Rate limit"), as a Lua function for the admission
+ * One step of the exact sliding window (docs/design.md "Rate limit"), as a Lua function for the admission
  * script (src/admission/admission.lua.ts): a request is allowed when fewer than `max` requests of the
  * key were allowed in the preceding window, i.e. with scores in (now - window, now]. Time comes from
  * the caller so that tests move a clock. A request that stands for `n` (an MCP batch of n calls) needs

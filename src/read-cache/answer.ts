@@ -3,7 +3,7 @@ import type { ExecutionResult } from 'graphql';
 /**
  * A REST answer's bytes as they go out, with the ETag express makes of them, prepared once per
  * remembered read: a hit sends these bytes as they are (encoding and hashing the body again on
- * every hit was ~5 % of a cached read's CPU).
+ * every hit showed in a cached read's CPU: bench/BASELINE.md, "Figures the code's comments relied on").
  */
 export interface CachedAnswer {
   readonly body: Buffer;

@@ -27,7 +27,8 @@ end
 
 /**
  * A new version token. Node draws UUIDs from a batch of random bytes it fills ahead; a call of
- * randomBytes for a few bytes each time cost 5 % of a cached read's CPU here (per-call overhead).
+ * randomBytes for a few bytes each time showed in a cached read's CPU here (per-call overhead:
+ * bench/BASELINE.md, "Figures the code's comments relied on").
  */
 export const versionToken = () => randomUUID();
 

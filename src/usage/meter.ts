@@ -28,7 +28,7 @@ export interface UsageMeter {
 const FLUSH_BATCH = 200;
 
 /**
- * DESIGN "API keys", usage: counted exactly in Redis as requests arrive, by the admission script in
+ * docs/design.md "API keys", usage: counted exactly in Redis as requests arrive, by the admission script in
  * the same step as the rate limit (src/admission; the usage limit is enforced on that count), and
  * flushed to PostgreSQL by a periodic job. Without Redis, or while it fails, usage is counted in this
  * process (the limit then holds per process) and flushed by this process's flush().

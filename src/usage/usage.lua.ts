@@ -1,5 +1,5 @@
 /**
- * The usage scripts (DESIGN "API keys", usage). Per key: `total:<id>` is the running total the usage
+ * The usage scripts (docs/design.md "API keys", usage). Per key: `total:<id>` is the running total the usage
  * limit is enforced on; `pending:<id>` is a hash of what the next flush moves to PostgreSQL
  * (`d:<YYYY-MM-DD>` → count per UTC day, `last` → latest use in ms); `dirty` is the set of key ids
  * with something pending.

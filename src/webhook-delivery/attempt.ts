@@ -19,7 +19,7 @@ export interface DeliveryDeps {
   fanOut: (eventId: string) => Promise<FanOut>;
   secrets: SecretBox;
   httpClient: WebhookHttpClient;
-  /** Whole-attempt deadline (spec: 10 s). */
+  /** Whole-attempt deadline (docs/design.md "Retries": 10 s). */
   timeoutMs: number;
   /** How long an attempt holds its delivery; longer than timeoutMs, so only a dead worker loses it. */
   leaseSeconds: number;

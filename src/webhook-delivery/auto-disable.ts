@@ -5,7 +5,7 @@ const AUTO_DISABLE_EXHAUSTED = 3;
 const AUTO_DISABLE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
- * Spec 3.2 / 6.2.6: the 3rd exhausted delivery within 7 days (counted since the endpoint was last
+ * docs/design.md "Auto-disable and replay": the 3rd exhausted delivery within 7 days (counted since the endpoint was last
  * re-activated) turns the endpoint off and e-mails the store owner, in the caller's transaction. The
  * endpoint row is locked so two deliveries exhausting at once decide one after the other.
  */

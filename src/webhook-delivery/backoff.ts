@@ -1,4 +1,4 @@
-/** Spec 6.2 and §8: at most 8 attempts; before attempt n ≥ 2 wait 30 s × 4^(n−1), capped at 6 h, ±15 % jitter. */
+/** docs/design.md "Retries": at most 8 attempts; before attempt n ≥ 2 wait 30 s × 4^(n−1), capped at 6 h, ±15 % jitter. */
 export const MAX_ATTEMPTS = 8;
 export const BASE_DELAY_MS = 30_000;
 export const MAX_DELAY_MS = 6 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 /**
- * DESIGN "Webhooks": the envelope `{ id, type, apiVersion, createdAt, storeId, data: { object } }`, where
+ * docs/design.md "Delivery request": the envelope `{ id, type, apiVersion, createdAt, storeId, data: { object } }`, where
  * id is the delivery id (X-Service-Delivery). Built in SQL by the fan-out (fan-out.ts) from the event
  * row `event` and the new delivery id `target.id`, and frozen as text: every attempt sends these bytes.
  */

@@ -4,7 +4,7 @@ import { SECRET_PREFIX } from './secret';
 const USER_AGENT = 'Service-Webhooks/1.0';
 
 /**
- * The headers of one attempt (spec 6.1 and DESIGN "Webhooks"), signed twice over the same bytes:
+ * The headers of one attempt (docs/design.md "Delivery request"), signed twice over the same bytes:
  * `X-Service-Signature: t=<unix s>,v1=<hex HMAC-SHA256(key = the whole secret string, "<t>.<body>")>`
  * (what Stripe-style verifiers accept) and the Standard Webhooks trio, keyed with the base64-decoded
  * part after `whsec_`. The timestamp is the attempt's, so a retry hours later is not refused as stale.

@@ -6,7 +6,7 @@ import { allScopePairs, type ScopeResource, scopeActions, scopeResources } from 
 import { declaredScope } from '../../src/field-extensions';
 import { schema } from '../../src/schema';
 
-/** spec/dashboard.md "Who may do what", and the README's copy of the role table. */
+/** docs/design.md "Who may do what", and the README's copy of the role table. */
 
 const roles: StaffRole[] = ['OWNER', 'ADMIN', 'STAFF'];
 const holds = (role: StaffRole, pair: string) => roleScopes(role).has(pair);
@@ -35,7 +35,7 @@ describe('the role table', () => {
   });
 });
 
-/** The resources some root field declares; the others of spec 2.2 have no operations yet. */
+/** The resources some root field declares; the other scope resources have no operations yet. */
 function resourcesInUse(): Set<string> {
   const fields = [schema.getQueryType(), schema.getMutationType()].flatMap((type) =>
     Object.values(type?.getFields() ?? {}),
@@ -61,7 +61,7 @@ function roleTable(): string {
     `| Resource | ${roles.join(' | ')} |`,
     `|---|${roles.map(() => '---').join('|')}|`,
     ...used.map((resource) => row(`\`${resource}\``, [resource])),
-    row(`the others of spec 2.2 (no operations yet: ${others.join(', ')})`, others),
+    row(`the other scope resources (no operations yet: ${others.join(', ')})`, others),
   ]
     .map((line) => `  ${line}`)
     .join('\n');

@@ -39,7 +39,7 @@ const listCategories = (key: string) => server.request('/api/v1/category', { key
 const codeOf = async (res: Response) => (await res.json()).code;
 
 describe('POST /api/v1/api-key', () => {
-  it('creates a key and returns its secret once, with the spec fields', async () => {
+  it('creates a key and returns its secret once, with every field of the record', async () => {
     const { res, body } = await createKey({ ipAllowlist: ['127.0.0.1', '10.0.0.0/8'], usageLimit: 500 });
     expect(res.status).toBe(201);
     expect(body.data).toEqual({
@@ -133,7 +133,7 @@ describe('POST /api/v1/api-key', () => {
   });
 });
 
-describe('key lifecycle (spec 3.3)', () => {
+describe('key lifecycle (docs/design.md "API keys")', () => {
   it('rotation: both secrets work during the grace; the old one is GRACE_PERIOD_EXPIRED one second after', async () => {
     const { body } = await createKey();
     const old = body.data.secret;

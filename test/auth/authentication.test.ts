@@ -7,7 +7,7 @@ import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * Spec §5 and §7, DESIGN "API keys": every authentication failure this service can produce, through
+ * docs/design.md "API keys": every authentication failure this service can produce, through
  * both front doors. The test client connects from 127.0.0.1.
  */
 
@@ -374,7 +374,7 @@ describe.each([rest, graphql])('through $name', (door) => {
   });
 
   /**
-   * DESIGN's check order, first failure wins. Each row builds a key that fails its own check and every
+   * The check order of docs/design.md "API keys", first failure wins. Each row builds a key that fails its own check and every
    * later one it can (status is one value: a revoked key is not also inactive).
    */
   describe('check order', () => {

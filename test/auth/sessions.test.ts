@@ -25,7 +25,7 @@ import { makeKey, makeStore } from '../helpers/factories';
 import { deleteKeys, ready, testPrefix, unreachableRedis } from '../helpers/redis-prefix';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-/** DESIGN "Plans and stores": dashboard sessions — sign-in, session tokens, sign-out, throttling. */
+/** docs/design.md "Dashboard sessions": — sign-in, session tokens, sign-out, throttling. */
 
 let server: TestServer;
 let redis: Redis;

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('GET /api/v1/category', () => {
-  it('lists the store’s categories in the spec 2.6 envelope, newest first by default', async () => {
+  it('lists the store’s categories in the list envelope, newest first by default', async () => {
     const res = await server.request('/api/v1/category', { key });
     expect(res.status).toBe(200);
     const body = await res.json();

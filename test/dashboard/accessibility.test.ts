@@ -4,7 +4,7 @@ import type { TestServer } from '../helpers/server';
 import { inBrowser, launchBrowser, signIn, startDashboardServer } from './setup';
 
 /**
- * spec/dashboard.md "Quality": every page and dialog of the dashboard, on the demo store's data,
+ * docs/design.md "The dashboard", quality: every page and dialog of the dashboard, on the demo store's data,
  * checked by axe-core (Deque's accessibility engine) against WCAG 2.1 A and AA: accessible names,
  * labels, landmarks, contrast, ARIA use. Any violation fails, with its rule and elements named.
  */

@@ -15,7 +15,7 @@ import {
   storeWithStaff,
 } from './setup';
 
-/** spec/dashboard.md "Sign-in" and "API keys", in Chromium. */
+/** docs/design.md "The dashboard": sign-in and API keys, in Chromium. */
 jest.setTimeout(120_000);
 
 let server: TestServer;

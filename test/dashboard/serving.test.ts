@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { DASHBOARD_DIR } from '../../src/http/dashboard';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-/** The dashboard as the server serves it (spec/dashboard.md "Where it lives"), and its size budget. */
+/** The dashboard as the server serves it (docs/design.md "The dashboard", where it lives), and its size budget. */
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();

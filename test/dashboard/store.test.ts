@@ -15,7 +15,7 @@ import {
 } from './setup';
 
 /**
- * spec/dashboard.md "Navigation", "Catalogue, orders, customers", "Quality" and sign-out, in
+ * docs/design.md "The dashboard": navigation, catalogue, orders, customers, quality and sign-out, in
  * Chromium: the catalogue through its forms, an order through its transitions, the keyboard alone.
  */
 jest.setTimeout(120_000);

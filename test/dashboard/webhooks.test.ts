@@ -14,7 +14,7 @@ import {
   storeWithStaff,
 } from './setup';
 
-/** spec/dashboard.md "Webhooks", in Chromium, with a worker delivering to a local HTTPS receiver. */
+/** docs/design.md "The dashboard": webhooks, in Chromium, with a worker delivering to a local HTTPS receiver. */
 jest.setTimeout(120_000);
 
 let server: TestServer;

@@ -6,7 +6,7 @@ import semver from 'semver';
  * Issue 15 item 12: `npm ci` on this project's Node is clean. Every installed package's `engines.node`
  * admits the running Node (npm would warn EBADENGINE otherwise), and so do the project's own
  * `engines` and `.nvmrc`. package.json "overrides" pins the few dependencies whose newest releases
- * only raised their engines (README "Install").
+ * only raised their engines (README "Install notes").
  */
 const root = path.join(__dirname, '..', '..');
 

@@ -15,7 +15,7 @@ import { type RouteUnderTest, routesUnderTest } from './routes';
 import { type Sample, samplesFor } from './samples';
 
 /**
- * DESIGN "Plans and stores": a plan without API access (FREE, STARTER) gates API keys only — a key is
+ * docs/design.md "Plans and stores": a plan without API access (FREE, STARTER) gates API keys only — a key is
  * refused at authentication, managing keys through a session is 403 PLAN_NOT_ELIGIBLE — and a plan
  * without `canAccessWebhooks` refuses webhook management (403 WEBHOOKS_NOT_AVAILABLE). Everything
  * else the owner runs with a dashboard session, through either door.

@@ -16,7 +16,7 @@ import {
 } from './samples';
 
 /**
- * spec/dashboard.md "Who may do what" as a matrix over the route table and the schema: every role ×
+ * docs/design.md "Who may do what" as a matrix over the route table and the schema: every role ×
  * every REST route, and every role × every scoped GraphQL root field. A role holding the field's
  * pair (src/access/roles.ts) gets the route's own success — so an OWNER session does everything a key
  * with every scope does; a role lacking it is refused with 403 FORBIDDEN naming the role and the

@@ -6,7 +6,7 @@ import { pathOf, type RouteUnderTest, routesUnderTest, scopeOf } from './routes'
 import { type Sample, samplesFor } from './samples';
 
 /**
- * Spec §5.3 as a matrix over the whole REST table: every route refuses a key that holds every
+ * docs/design.md "Scopes" as a matrix over the whole REST table: every route refuses a key that holds every
  * scope but its exact (resource, action) pair, and accepts a key that holds only that pair.
  */
 

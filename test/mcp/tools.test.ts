@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { callTool, connectMcp, resultOf, textOf } from './client';
 
 /**
- * DESIGN "MCP": exactly 12 read-only tools over the seeded demo store, each running its GraphQL
+ * docs/design.md "MCP": exactly 12 read-only tools over the seeded demo store, each running its GraphQL
  * operation as the caller, through the SDK's own client over real HTTP.
  */
 

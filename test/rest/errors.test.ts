@@ -24,7 +24,7 @@ import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
- * The error handling of the front doors (DESIGN "Envelopes"): every failure in the error envelope,
+ * The error handling of the front doors (docs/design.md "Envelopes"): every failure in the error envelope,
  * with the request id of the X-Request-Id header.
  *
  * 400/413/415 come from reading a JSON body. No route of the real table takes a body yet and the

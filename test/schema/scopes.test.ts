@@ -3,7 +3,7 @@ import { scopeActions, scopeResources } from '../../src/access/scopes';
 import { schema } from '../../src/schema';
 
 /**
- * Spec §5.3: each endpoint declares exactly one required (resource, action) pair. Every root field is
+ * docs/design.md "Scopes": each endpoint declares exactly one required (resource, action) pair. Every root field is
  * an endpoint (REST routes and MCP tools run them), so each must carry `authScopes: { scope }` with
  * one valid pair, set through requireScope().
  */

@@ -14,7 +14,7 @@ import {
 } from '../helpers/webhooks';
 
 /**
- * Crash safety (DESIGN "Webhooks"): a worker process killed mid-delivery loses nothing; a live worker
+ * Crash safety (docs/design.md "Crash safety"): a worker process killed mid-delivery loses nothing; a live worker
  * attempts the delivery again once its lease has expired. SIGTERM lets an attempt in flight finish.
  */
 jest.setTimeout(90_000);

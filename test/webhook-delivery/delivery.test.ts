@@ -52,7 +52,7 @@ async function endpointFor(events: string[], path: string) {
   return created;
 }
 
-/** The receiver's own verification of X-Service-Signature, written from DESIGN alone. */
+/** The receiver's own verification of X-Service-Signature, written from docs/design.md "Delivery request" alone. */
 function verifiedByHand(request: ReceivedRequest, secret: string): boolean {
   const match = request.headers['x-service-signature']?.match(/^t=(\d+),v1=([0-9a-f]{64})$/);
   if (!match) return false;

@@ -14,7 +14,7 @@ import type { Envelope } from '../../src/webhook-delivery/envelope';
 import { generateWebhookSecret } from '../../src/webhook-delivery/secret';
 import { signedHeaders } from '../../src/webhook-delivery/signing';
 
-/** A receiver's own check of X-Service-Signature, written from DESIGN's description alone. */
+/** A receiver's own check of X-Service-Signature, written from docs/design.md "Delivery request" alone. */
 function verifyServiceSignature(secret: string, header: string, body: string, nowSeconds: number): boolean {
   const parts = Object.fromEntries(header.split(',').map((part) => part.split('=', 2) as [string, string]));
   const t = Number(parts.t);
@@ -63,7 +63,7 @@ describe('delivery signatures', () => {
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = signedHeaders({ secret, deliveryId: 'msg_1', eventType: 'order.paid', body, timestamp });
 
-  it('carries the spec 6.1 headers, equal to the envelope id and type', () => {
+  it('carries the delivery request headers, equal to the envelope id and type', () => {
     const envelope = JSON.parse(body);
     expect(envelope).toEqual({
       id: 'msg_1',
@@ -114,7 +114,7 @@ describe('delivery signatures', () => {
   });
 });
 
-describe('the retry schedule (spec 6.2)', () => {
+describe('the retry schedule (docs/design.md "Retries")', () => {
   const constant = (value: number) => () => value;
 
   it('waits exactly 30 s × 4^(n−1) before attempt n without jitter', () => {

@@ -42,7 +42,7 @@ async function create(key: string, body: Record<string, unknown> = {}) {
   return { res, json: await res.json() };
 }
 
-describe('webhook endpoint management (REST, spec 4.2)', () => {
+describe('webhook endpoint management (REST, docs/design.md "Endpoints")', () => {
   it('creates an endpoint and returns its secret once; lists and gets never show it', async () => {
     const { key } = await storeWithKey();
     const { res, json } = await create(key, {

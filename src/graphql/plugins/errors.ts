@@ -6,11 +6,11 @@ import { classifyError, errorStatus, isErrorCode } from '../../errors';
 import type { PipelineContext } from '../pipeline-context';
 
 /**
- * Errors, once for every door: query validation failures carry DESIGN's VALIDATION_ERROR code (or
+ * Errors, once for every door: query validation failures carry the VALIDATION_ERROR code (or
  * the code a rule gave them, such as QUERY_TOO_COMPLEX), and unexpected errors of an execution are
  * logged with the request's logger (request id, key id) before the pipeline masks them. On /graphql
  * a request refused before execution (no `data`: syntax, validation, limits) answers with its code's
- * HTTP status whatever the Accept header (DESIGN "Envelopes"); execution errors stay HTTP 200.
+ * HTTP status whatever the Accept header (docs/design.md "Envelopes"); execution errors stay HTTP 200.
  */
 export function useErrors(logged: WeakSet<Error>): Plugin<PipelineContext> {
   // One hook object for every execution (it reads what it needs from its arguments).

@@ -18,7 +18,7 @@ import type { DoorRequest, PipelineContext } from '../pipeline-context';
 /**
  * The request context and its principal, for every door. The context is built from the door's HTTP
  * request once per operation. REST and MCP authenticate at their door, before their own protocol
- * steps (DESIGN's check order; MCP answers 401 before JSON-RPC starts); a /graphql operation is
+ * steps (docs/design.md "API keys", check order; MCP answers 401 before JSON-RPC starts); a /graphql operation is
  * authenticated here, once its document is parsed — unless every root field it selects is public
  * (signing in), decided on the document, not by peeking into the body.
  */
@@ -67,8 +67,8 @@ const DEVELOPMENT_COOKIE = sessionCookiePolicy({ isProduction: false });
 /**
  * A REST or MCP operation's initial context, every field of an execution's context declared up front
  * (undefined until buildContext fills it): filling the fields of one fixed shape costs V8 nothing,
- * while adding them to a plain object made a new hidden class per request (measured: a third of
- * the pipeline's cost on a cached read).
+ * while adding them to a plain object made a new hidden class per request (measured as a large share
+ * of the pipeline's cost on a cached read: bench/BASELINE.md, "Figures the code's comments relied on").
  */
 export class DoorContext implements Partial<PipelineContext> {
   req: DoorRequest['req'];

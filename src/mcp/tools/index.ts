@@ -4,5 +4,5 @@ import { customerTools } from './customers';
 import { orderTools } from './orders';
 import { storeTools } from './store';
 
-/** Every MCP tool (spec §1: exactly 12, all read-only); the server is built from this table. */
+/** Every MCP tool (docs/design.md "MCP": exactly 12, all read-only); the server is built from this table. */
 export const mcpTools: McpTool[] = [...storeTools, ...catalogTools, ...orderTools, ...customerTools];

@@ -52,7 +52,7 @@ export const OrderCustomerRef = builder.prismaObject('Customer', {
 export const OrderRef = builder.prismaObject('Order', {
   extensions: resourceFragment({
     relations: { customer: true, items: true },
-    // REST's order is also the order.* events' payload (DESIGN), which holds data, not UI hints.
+    // REST's order is also the order.* events' payload (README "Events"), which holds data, not UI hints.
     omit: ['allowedTransitions'],
   }),
   interfaces: [NodeRef],

@@ -9,7 +9,7 @@ import { parseInput } from '../../validation';
 import { cancelReasonInput } from './input';
 import { loadOrderForPayload, ORDER_TX_OPTIONS, type OrderForPayload, orderPayload } from './service';
 
-/** DESIGN §4: pending → paid → fulfilled, pending|paid → cancelled; anything else is a 409. */
+/** docs/design.md "The REST surface": pending → paid → fulfilled, pending|paid → cancelled; anything else is a 409. */
 const transitions = {
   pay: {
     from: ['pending'],

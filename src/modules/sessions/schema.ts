@@ -10,7 +10,7 @@ import { loginInput } from './input';
 import { currentSession, signIn, signOut } from './service';
 
 /*
- * Dashboard sessions (DESIGN "Plans and stores"). These root fields declare no scope on purpose: they
+ * Dashboard sessions (docs/design.md "Dashboard sessions"). These root fields declare no scope on purpose: they
  * act on the caller's own session, whatever its role. `login` needs no credential (extensions.public
  * lets a credential-less GraphQL request through to it); `logout` and `session` need a session.
  */

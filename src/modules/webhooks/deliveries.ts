@@ -11,7 +11,7 @@ import { assertWebhookAccess, endpointStateConflict, findEndpoint, lockEndpoint 
 export const deliverySortFields = ['createdAt', 'updatedAt'] as const;
 export type DeliverySortField = (typeof deliverySortFields)[number];
 
-/** Spec 2.4: the delivery log of one endpoint, newest first by default. */
+/** docs/design.md "Delivery log": the delivery log of one endpoint, newest first by default. */
 export async function listDeliveries(
   ctx: Context,
   endpointId: string,
@@ -64,7 +64,7 @@ export const visiblePayload = (ctx: Context, delivery: { eventType: string; payl
   mayReadEventData(ctx.principal, delivery.eventType) ? delivery.payload : null;
 
 /**
- * Spec 3.1: every exhausted delivery of the endpoint goes back into the normal pipeline with fresh
+ * docs/design.md "Auto-disable and replay": every exhausted delivery of the endpoint goes back into the normal pipeline with fresh
  * retries (8 attempts again; attempt records keep counting). The endpoint must be active; its row is
  * locked meanwhile, so a deactivation waits. Of concurrent replays the first re-queues the deliveries
  * (one conditional statement, `WHERE status = 'exhausted'`) and the others find none: `{ replayed: 0 }`.

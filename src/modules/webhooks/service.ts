@@ -18,7 +18,7 @@ import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from '
 export const endpointSortFields = ['createdAt', 'updatedAt'] as const;
 export type EndpointSortField = (typeof endpointSortFields)[number];
 
-/** Spec 4.2: webhook management needs a plan with `canAccessWebhooks` (also through a session). */
+/** docs/design.md "Endpoints": webhook management needs a plan with `canAccessWebhooks` (also through a session). */
 export function assertWebhookAccess(ctx: Context): string {
   const storeId = storeIdOf(ctx);
   if (ctx.principal && !planFeatures[ctx.principal.plan].canAccessWebhooks) {

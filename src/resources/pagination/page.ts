@@ -1,6 +1,6 @@
 import { type ErrorDetail, validationError } from '../../errors';
 
-/** DESIGN "Pagination": page ≥ 1 (default 1), limit 1…100 (default 25), sortDirection asc|desc (default desc). */
+/** docs/design.md "Pagination": page ≥ 1 (default 1), limit 1…100 (default 25), sortDirection asc|desc (default desc). */
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 

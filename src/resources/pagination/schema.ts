@@ -34,10 +34,10 @@ export function pageArgs<SortRef extends EnumRef<BuilderTypes, string>>(
   };
 }
 
-/** The selection of a page's pagination that REST's envelope and MCP's results carry (spec 2.6). */
+/** The selection of a page's pagination that REST's envelope and MCP's results carry (docs/design.md "Envelopes"). */
 export const PAGINATION_SELECTION = 'pagination { totalResults currentPage limit lastPage }';
 
-/** `<Name>Page { items, pagination }`: a page of a list for the spec 2.6 envelope. */
+/** `<Name>Page { items, pagination }`: a page of a list for REST's list envelope. */
 export function pageType<T>(name: string, itemRef: ObjectRef<BuilderTypes, T>) {
   return builder.objectRef<Page<T>>(`${name}Page`).implement({
     fields: (t) => ({

@@ -27,7 +27,7 @@ interface ReadFieldBuilder {
 
 /**
  * The three read fields of a store-scoped resource, declared once for every domain:
- * `<list>(page, limit, …filters, sortBy, sortDirection)` (spec 2.6 pages), `<list>Connection(…)`
+ * `<list>(page, limit, …filters, sortBy, sortDirection)` (docs/design.md "Pagination"), `<list>Connection(…)`
  * (Relay, with totalCount) and `<item>(id)` (nullable lookup). Item selections — a product's
  * category, an order's lines — load with the page in a fixed number of queries.
  */

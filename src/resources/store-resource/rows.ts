@@ -35,7 +35,7 @@ export interface SortArgs<Sort extends string> {
 }
 
 export interface StoreRows<Row, Filter, Sort extends string> {
-  /** A page of the store's rows that match the filter, with the totals (spec 2.6). */
+  /** A page of the store's rows that match the filter, with the totals (docs/design.md "Envelopes"). */
   page(ctx: Context, args: PageArgs<Sort> & Filter, selection?: Selection): Promise<Page<Row>>;
   /** How many match the filter: a Relay connection's totalCount. */
   count(ctx: Context, filter: Filter): Promise<number>;
