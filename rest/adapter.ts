@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ExecutionResult } from 'graphql';
-import type { CostDecision } from '../src/admission/cost-budget';
 import type { Authenticate } from '../src/auth/authenticate';
+import type { CostDecision } from '../src/cost/budget';
 import { AppError, classifyError } from '../src/errors';
 import type { Pipeline } from '../src/graphql/pipeline';
 import { cachedResultOf } from '../src/graphql/plugins/read-cache';

@@ -43,7 +43,7 @@ export function isCacheableRead(field: GraphQLField<unknown, unknown> | undefine
 
 /**
  * A list field's `extensions` when no argument sizes it but its length is bounded (an order's lines):
- * the query cost counts it at this length (src/graphql/cost.ts, README "Query limits and cost").
+ * the query cost counts it at this length (src/cost/query-cost.ts, README "Query limits and cost").
  */
 export const listSize = (n: number) => ({ listSize: n });
 

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { PrismaClient } from '../../prisma/generated/client/client';
 import { budgetHolder, type Principal } from '../access/principal';
 import type { Admission } from '../admission/admission';
-import type { CostBudget, CostDecision } from '../admission/cost-budget';
+import type { CostBudget, CostDecision } from '../cost/budget';
 import { AppError } from '../errors';
 import { isTrustedOrigin, requestOrigin } from '../http/origin';
 import type { RateLimitDecision } from '../ratelimit/decision';

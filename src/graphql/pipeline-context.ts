@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import type { CostDecision } from '../admission/cost-budget';
 import type { Context } from '../context';
+import type { CostDecision } from '../cost/budget';
 
 /** The three front doors; each hands operations to the one pipeline. */
 export type Door = 'graphql' | 'rest' | 'mcp';

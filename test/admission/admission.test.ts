@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { type CostBudget, createCostBudget } from '../../src/admission/cost-budget';
+import { type CostBudget, createCostBudget } from '../../src/cost/budget';
 import { DataVersions } from '../../src/read-cache/data-version';
 import { connectRedis } from '../../src/redis';
 import type { MeteredKey } from '../../src/usage/pending';

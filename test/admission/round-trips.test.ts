@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { admissionLua, sessionAdmissionLua } from '../../src/admission/admission.lua';
-import { costBudgetLua } from '../../src/admission/cost-budget.lua';
+import { costBudgetLua } from '../../src/cost/budget.lua';
 import { createLogger } from '../../src/logger';
 import { dataVersionLua } from '../../src/read-cache/data-version';
 import { connectRedis } from '../../src/redis';

@@ -6,10 +6,10 @@ import {
   Kind,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { CostDecision } from '../../admission/cost-budget';
 import type { Authenticate } from '../../auth/authenticate';
 import { sessionCookieOf, sessionCookiePolicy } from '../../auth/session-cookie';
 import type { RequestServices } from '../../context';
+import type { CostDecision } from '../../cost/budget';
 import { classifyError, toGraphQLError } from '../../errors';
 import { setErrorHeaders } from '../../http/respond';
 import { cacheableReadScopes } from '../../read-cache/operation';

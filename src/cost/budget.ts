@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
-import { costBudgetLua } from './cost-budget.lua';
+import { costBudgetLua } from './budget.lua';
 
 /** What a charge decided: whether the cost fit, and what is left of the window's points. */
 export interface CostDecision {

@@ -1,9 +1,9 @@
 import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import { type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
-import type { CostDecision } from '../../admission/cost-budget';
-import { measureAnswer, type QueryCost, requestedCost } from '../cost';
+import type { PipelineContext } from '../../graphql/pipeline-context';
+import type { CostDecision } from '../budget';
 import { parseWithin, type QueryLimits, queryShapeRule, responseTooLarge, tooComplex } from '../limits';
-import type { PipelineContext } from '../pipeline-context';
+import { measureAnswer, type QueryCost, requestedCost } from '../query-cost';
 
 /**
  * README "Query limits and cost": tokens are counted while parsing (the parse stops at the limit),

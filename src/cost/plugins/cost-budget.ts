@@ -1,8 +1,8 @@
 import type { Plugin } from '@envelop/core';
 import { budgetHolder } from '../../access/principal';
-import type { CostBudget, CostDecision } from '../../admission/cost-budget';
 import { CostLimitExceededError, toGraphQLError } from '../../errors';
-import type { PipelineContext } from '../pipeline-context';
+import type { PipelineContext } from '../../graphql/pipeline-context';
+import type { CostBudget, CostDecision } from '../budget';
 import { costExtension } from './query-limits';
 
 /**
