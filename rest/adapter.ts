@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ExecutionResult } from 'graphql';
 import type { Authenticate } from '../src/auth/authenticate';
-import type { CostDecision } from '../src/cost/budget';
 import { AppError, classifyError } from '../src/errors';
 import type { Pipeline } from '../src/graphql/pipeline';
 import { cachedResultOf } from '../src/graphql/plugins/read-cache';
@@ -48,19 +47,13 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       // parameter is answered after authentication all the same (DESIGN's check order).
       const early = entry.route.body ? undefined : attempt(() => variablesOf(entry, params, req));
       let requestedCost: number | undefined;
-      let costBudget: CostDecision | undefined;
       await deps.authenticate(req, res, {
         isPublic: entry.route.auth === 'none',
         isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
         isCacheableRead: () => entry.readScopes !== null,
-        budget: {
-          cost: () => {
-            requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
-            return requestedCost;
-          },
-          charged: (decision) => {
-            costBudget = decision;
-          },
+        cost: () => {
+          requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
+          return requestedCost;
         },
       });
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
@@ -75,7 +68,6 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
         door: 'rest',
         idempotencyKey,
         requestedCost,
-        costBudget,
       });
       if (context.idempotentReplay !== undefined)
         res.setHeader('Idempotent-Replayed', String(context.idempotentReplay));

@@ -47,6 +47,10 @@ export function isCacheableRead(field: GraphQLField<unknown, unknown> | undefine
  */
 export const listSize = (n: number) => ({ listSize: n });
 
+export function declaredListSize(field: GraphQLField<unknown, unknown>): number | undefined {
+  return (field.extensions as { listSize?: number } | undefined)?.listSize;
+}
+
 /** What a resource's fragment selects beyond its own scalar and enum fields, and what it leaves out. */
 export interface ResourceFragment {
   /** Relations to select: `true` for every scalar of the related type, or a selection of them. */

@@ -1,9 +1,8 @@
 import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import { type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { PipelineContext } from '../../graphql/pipeline-context';
-import type { CostDecision } from '../budget';
 import { parseWithin, type QueryLimits, queryShapeRule, responseTooLarge, tooComplex } from '../limits';
-import { measureAnswer, type QueryCost, requestedCost } from '../query-cost';
+import { costExtension, measureAnswer, requestedCost } from '../query-cost';
 
 /**
  * README "Query limits and cost": tokens are counted while parsing (the parse stops at the limit),
@@ -36,27 +35,6 @@ export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plug
       }
       return reportCost;
     },
-  };
-}
-
-/** `extensions.cost`: what was asked and returned, and, where a budget was charged, what is left of it. */
-export function costExtension(
-  requested: number,
-  actual: number,
-  charged: CostDecision | undefined,
-): QueryCost {
-  return {
-    requestedQueryCost: requested,
-    actualQueryCost: actual,
-    ...(charged
-      ? {
-          budget: {
-            limit: charged.limit,
-            remaining: charged.remaining,
-            windowSeconds: charged.windowSeconds,
-          },
-        }
-      : {}),
   };
 }
 
