@@ -1,10 +1,10 @@
 import type { Plugin } from '@envelop/core';
 import type { ExecutionResult } from 'graphql';
 import { CostLimitExceededError, toGraphQLError } from '../../errors';
-import type { PipelineContext } from '../../graphql/pipeline-context';
 import type { CostBudget, CostDecision } from '../budget';
 import { budgetCharge } from '../charge';
 import { costExtension } from '../query-cost';
+import type { CostContext } from './cost-context';
 
 /**
  * The query-cost budget (README "Query limits and cost"): once the caller is known (after the
@@ -15,7 +15,7 @@ import { costExtension } from '../query-cost';
  * applied here: the X-Cost-Limit / X-Cost-Remaining headers say what is left, and a cost that does
  * not fit is refused with 429 COST_LIMIT_EXCEEDED and Retry-After, before anything runs.
  */
-export function useCostBudget(budget: CostBudget): Plugin<PipelineContext> {
+export function useCostBudget(budget: CostBudget): Plugin<CostContext> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
@@ -35,7 +35,7 @@ export function useCostBudget(budget: CostBudget): Plugin<PipelineContext> {
 
 /** The headers of a decision, and the refusal in place of the operation's result when the cost did not fit. */
 function applyDecision(
-  context: PipelineContext,
+  context: CostContext,
   requested: number,
   decision: CostDecision,
 ): ExecutionResult | undefined {

@@ -1,8 +1,8 @@
 import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import { type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
-import type { PipelineContext } from '../../graphql/pipeline-context';
 import { parseWithin, type QueryLimits, queryShapeRule, responseTooLarge, tooComplex } from '../limits';
 import { costExtension, measureAnswer, requestedCost } from '../query-cost';
+import type { CostContext } from './cost-context';
 
 /**
  * README "Query limits and cost": tokens are counted while parsing (the parse stops at the limit),
@@ -11,7 +11,7 @@ import { costExtension, measureAnswer, requestedCost } from '../query-cost';
  * Every executed operation's result carries `extensions.cost`, what was asked and what was returned.
  * REST routes and MCP tools are parsed and validated through the same hooks at start-up.
  */
-export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plugin<PipelineContext> {
+export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plugin<CostContext> {
   const parse = parseWithin(limits.maxTokens);
   const shape = queryShapeRule(limits);
   const reportCost = costReport(limits.maxResponseBytes);
@@ -42,7 +42,7 @@ export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plug
  * Adds `extensions.cost` to a result (one hook object for every execution; the cost is on the
  * context), and puts RESPONSE_TOO_LARGE in place of a query's answer longer than the cap.
  */
-const costReport = (maxResponseBytes: number): OnExecuteHookResult<PipelineContext> => ({
+const costReport = (maxResponseBytes: number): OnExecuteHookResult<CostContext> => ({
   onExecuteDone({ args, result, setResult }) {
     const single = result as ExecutionResult;
     // A remembered answer (read cache, idempotency replay) may already say what it cost.
