@@ -1,5 +1,5 @@
 import { getOperationAST, type OperationDefinitionNode, parse } from 'graphql';
-import { measureAnswer, requestedCost } from '../src/graphql/cost';
+import { measureAnswer, requestedCost } from '../src/cost/query-cost';
 import { expandResourceFragments } from '../src/graphql/resource-fragment';
 import { schema } from '../src/schema';
 

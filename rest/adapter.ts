@@ -1,6 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ExecutionResult } from 'graphql';
-import type { CostDecision } from '../src/admission/cost-budget';
 import type { Authenticate } from '../src/auth/authenticate';
 import { AppError, classifyError } from '../src/errors';
 import type { Pipeline } from '../src/graphql/pipeline';
@@ -49,19 +48,13 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       // parameter is answered after authentication all the same (the check order of docs/design.md "API keys").
       const early = entry.route.body ? undefined : attempt(() => variablesOf(entry, params, req));
       let requestedCost: number | undefined;
-      let costBudget: CostDecision | undefined;
       await deps.authenticate(req, res, {
         isPublic: entry.route.auth === 'none',
         isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
         isCacheableRead: () => entry.readScopes !== null,
-        budget: {
-          cost: () => {
-            requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
-            return requestedCost;
-          },
-          charged: (decision) => {
-            costBudget = decision;
-          },
+        cost: () => {
+          requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
+          return requestedCost;
         },
       });
       // Only routes that take a body read one; any other body is left unread, as HTTP allows.
@@ -76,7 +69,6 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
         door: 'rest',
         idempotencyKey,
         requestedCost,
-        costBudget,
       });
       if (context.idempotentReplay !== undefined)
         res.setHeader('Idempotent-Replayed', String(context.idempotentReplay));

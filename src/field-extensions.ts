@@ -43,9 +43,13 @@ export function isCacheableRead(field: GraphQLField<unknown, unknown> | undefine
 
 /**
  * A list field's `extensions` when no argument sizes it but its length is bounded (an order's lines):
- * the query cost counts it at this length (src/graphql/cost.ts, README "Query limits and cost").
+ * the query cost counts it at this length (src/cost/query-cost.ts, README "Query limits and cost").
  */
 export const listSize = (n: number) => ({ listSize: n });
+
+export function declaredListSize(field: GraphQLField<unknown, unknown>): number | undefined {
+  return (field.extensions as { listSize?: number } | undefined)?.listSize;
+}
 
 /** What a resource's fragment selects beyond its own scalar and enum fields, and what it leaves out. */
 export interface ResourceFragment {

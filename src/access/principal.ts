@@ -97,13 +97,3 @@ export function actorOf(principal: Principal | null): {
   if (principal?.kind === 'session') return { actorType: 'staff', actorId: principal.staffUserId };
   return { actorType: 'system', actorId: null };
 }
-
-/**
- * Whose query-cost budget a request spends (src/admission/cost-budget.ts): a key's, or a signed-in
- * staff member's; nobody's for the rest.
- */
-export function budgetHolder(principal: Principal | undefined | null): string | null {
-  if (principal?.kind === 'apiKey') return principal.keyId;
-  if (principal?.kind === 'session') return `staff:${principal.staffUserId}`;
-  return null;
-}

@@ -1,7 +1,7 @@
+import { costBudgetFunctionLua } from '../cost/budget.lua';
 import { slidingWindowLua } from '../ratelimit/sliding-window.lua';
 import { currentVersionLua } from '../read-cache/data-version';
 import { recordUsageLua } from '../usage/usage.lua';
-import { costBudgetFunctionLua } from './cost-budget.lua';
 
 /**
  * What both admission scripts do once the request is admitted, each step only when asked: read the

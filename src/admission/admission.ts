@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { BudgetCharge, CostDecision } from '../cost/budget';
 import { type RateLimitDecision, rateLimitDecision } from '../ratelimit/decision';
 import { MemorySlidingWindow } from '../ratelimit/memory-window';
 import { RedisGuard } from '../ratelimit/redis-guard';
@@ -11,7 +12,6 @@ import type { UsageMeter } from '../usage/meter';
 import { type MeteredKey, utcDay } from '../usage/pending';
 import { TOTAL_TTL_SECONDS } from '../usage/redis-usage';
 import { admissionLua, sessionAdmissionLua } from './admission.lua';
-import type { BudgetCharge, CostDecision } from './cost-budget';
 
 export interface AdmissionResult {
   rateLimit: RateLimitDecision;

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import type { PrismaClient } from '../../prisma/generated/client/client';
-import { budgetHolder, type Principal } from '../access/principal';
 import type { Admission } from '../admission/admission';
-import type { CostBudget, CostDecision } from '../admission/cost-budget';
+import type { CostBudget } from '../cost/budget';
+import { budgetCharge } from '../cost/charge';
 import { AppError } from '../errors';
 import { isTrustedOrigin, requestOrigin } from '../http/origin';
 import type { RateLimitDecision } from '../ratelimit/decision';
@@ -45,12 +45,15 @@ export interface AuthenticateOptions {
   /** How many requests this HTTP request counts as (default 1): an MCP batch counts each call. */
   requests?: number;
   /**
-   * The operation's requested cost, when the door knows it before admission (`cost` undefined: it
-   * does not): the caller's cost budget is then charged in admission's round trip and `charged` told
-   * the decision, which the door hands to the pipeline (its cost-budget plugin does not charge again).
+   * The operation's requested cost, when the door knows it before admission (undefined: it does
+   * not; asked only of a caller who holds a budget): its charge (src/cost/charge.ts) is then made in
+   * admission's round trip, and the decision left in req.state.costBudget for the pipeline's
+   * cost-budget plugin, which does not charge again.
    */
-  budget?: { cost(): number | undefined; charged(decision: CostDecision): void };
+  cost?: () => number | undefined;
 }
+
+const unknownCost = () => undefined;
 
 export type Authenticate = (req: Request, res: Response, options?: AuthenticateOptions) => Promise<void>;
 
@@ -95,11 +98,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
   };
 
   return async (req, res, options) => {
-    const budgetCharge = (principal: Principal, now: Date) => {
-      const holder = deps.costBudget && budgetHolder(principal);
-      const cost = holder ? options?.budget?.cost() : undefined;
-      return holder && cost !== undefined ? deps.costBudget?.prepare(holder, cost, now) : undefined;
-    };
+    const cost = options?.cost ?? unknownCost;
     const write = options?.isWrite?.() ?? false;
     if (options?.isPublic) {
       if (write) checkOrigin(req, false);
@@ -129,10 +128,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
       const { rateLimit, dataVersion, costBudget } = await deps.admission.admitSession(principal, now, {
         withDataVersion,
         requests: options?.requests,
-        budget: budgetCharge(principal, now),
+        budget: budgetCharge(deps.costBudget, principal, cost, now),
       });
       req.state.dataVersion = dataVersion;
-      if (costBudget) options?.budget?.charged(costBudget);
+      req.state.costBudget = costBudget;
       refuseOverLimit(res, rateLimit, principal, options?.requests ?? 1);
       req.state.authenticated = true;
       return;
@@ -146,10 +145,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     const { rateLimit, usage, dataVersion, costBudget } = await deps.admission.admit(verified.usage, now, {
       withDataVersion,
       requests: options?.requests,
-      budget: budgetCharge(verified.principal, now),
+      budget: budgetCharge(deps.costBudget, verified.principal, cost, now),
     });
     req.state.dataVersion = dataVersion;
-    if (costBudget) options?.budget?.charged(costBudget);
+    req.state.costBudget = costBudget;
     refuseOverLimit(res, rateLimit, verified.principal, options?.requests ?? 1);
     if (!usage?.allowed) {
       throw new AppError('API_KEY_USAGE_LIMIT_REACHED', 'This API key has used its whole usage limit');

@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import type { CostDecision } from '../admission/cost-budget';
 import type { Context } from '../context';
 
 /** The three front doors; each hands operations to the one pipeline. */
@@ -17,11 +16,6 @@ export interface DoorRequest {
    * hands it on; otherwise the query-limits plugin sets it before execution.
    */
   requestedCost?: number;
-  /**
-   * The principal's cost budget after this operation's charge: made by admission when the door
-   * costed the operation before it, otherwise by the cost-budget plugin.
-   */
-  costBudget?: CostDecision;
 }
 
 /** The context of one execution: the resolvers' Context and the door's request. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../access/principal';
+import type { CostDecision } from '../cost/budget';
 
 export interface RequestState {
   requestId: string;
@@ -13,6 +14,11 @@ export interface RequestState {
   startedAt: bigint;
   /** The caller's store data version, read during authentication for a cacheable read. */
   dataVersion?: string;
+  /**
+   * The caller's cost budget after the charge admission carried: the door knew its one operation's
+   * cost before authenticating (src/cost/charge.ts). The cost-budget plugin applies it.
+   */
+  costBudget?: CostDecision;
   /** What the read cache did for a cacheable read: answered it, will remember it, or stood aside. */
   readCache?: 'hit' | 'miss' | 'off';
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */

@@ -25,6 +25,9 @@ local function current_version(key, fresh, ttl)
 end
 `;
 
+/** The store's version alone (a session's or an MCP call's read), KEYS and ARGV as current_version's. */
+export const dataVersionLua = `${currentVersionLua} return current_version(KEYS[1], ARGV[1], ARGV[2])`;
+
 /**
  * A new version token. Node draws UUIDs from a batch of random bytes it fills ahead; a call of
  * randomBytes for a few bytes each time showed in a cached read's CPU here (per-call overhead:
@@ -45,12 +48,7 @@ export class DataVersions {
     private readonly redis: Redis,
     private readonly options: { keyPrefix: string; timeoutMs: number; logger: Logger },
   ) {
-    this.currentScript = defineScript(
-      redis,
-      'commerceDataVersion',
-      `${currentVersionLua} return current_version(KEYS[1], ARGV[1], ARGV[2])`,
-      1,
-    );
+    this.currentScript = defineScript(redis, 'commerceDataVersion', dataVersionLua, 1);
     this.guard = new RedisGuard(options.logger, 'read cache', {
       timeoutMs: options.timeoutMs,
       retryMs: 1000,

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { type CostBudget, createCostBudget } from '../../src/admission/cost-budget';
+import { type CostBudget, createCostBudget } from '../../src/cost/budget';
 import { DataVersions } from '../../src/read-cache/data-version';
 import { connectRedis } from '../../src/redis';
 import type { MeteredKey } from '../../src/usage/pending';
 import { admissionOn } from '../helpers/admission';
 import { redisUrl } from '../helpers/databases';
-import { captureLogs, deleteKeys, ready, testPrefix } from '../helpers/redis-prefix';
+import { captureLogs, commandsSent, deleteKeys, ready, testPrefix } from '../helpers/redis-prefix';
 
 const prefix = testPrefix('admission');
 const { logger } = captureLogs();
@@ -43,21 +43,8 @@ const budgetOn = (connection: Redis | null, keyPrefix: string, points: number) =
     logger,
   }) as CostBudget;
 
-/** Counts the commands the connection sends while `body` runs. */
-async function commandsSent(connection: Redis, body: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const original = connection.sendCommand.bind(connection);
-  connection.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
-    sent.push(command.name);
-    return (original as (...args: unknown[]) => unknown)(command, ...rest);
-  }) as typeof connection.sendCommand;
-  try {
-    await body();
-  } finally {
-    connection.sendCommand = original;
-  }
-  return sent;
-}
+const commandNames = async (connection: Redis, body: () => Promise<unknown>) =>
+  (await commandsSent(connection, body)).map((command) => command.name);
 
 describe.each([
   ['in Redis', () => redis],
@@ -149,14 +136,14 @@ describe('admission in Redis', () => {
     await admission.admit(key, t0); // the script is loaded on the first call (EVALSHA, then EVAL)
 
     let result: Awaited<ReturnType<typeof admission.admit>> | undefined;
-    const sent = await commandsSent(redis, async () => {
+    const sent = await commandNames(redis, async () => {
       result = await admission.admit(key, later(1), { withDataVersion: true });
     });
     expect(sent).toEqual(['evalsha']);
     expect(result).toMatchObject({ rateLimit: { allowed: true }, usage: { allowed: true, used: 2 } });
     // The cost budget's charge too, in the same command
     const budget = budgetOn(redis, keyPrefix, 1000);
-    const charged = await commandsSent(redis, async () => {
+    const charged = await commandNames(redis, async () => {
       result = await admission.admit(key, later(2), {
         withDataVersion: true,
         budget: budget.prepare(key.id, 250, later(2)),

@@ -1,5 +1,6 @@
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { rpc } from '../mcp/client';
 
 /**
  * Issue 19 item 5: beside the 140 requests a minute, each key (and each signed-in staff member)
@@ -92,6 +93,102 @@ describe.each([
     server.clock.now = new Date(start + 92_000);
     const last = await server.graphql(cheap, {}, key);
     expect(last.headers.get('x-cost-remaining')).toBe(String(BUDGET - 2 * smallCost));
+  });
+});
+
+/** What an answer says is left of the budget. */
+const remainingOf = (res: Response) => Number(res.headers.get('x-cost-remaining'));
+
+describe.each([
+  ['in Redis', undefined],
+  ['in one process without Redis', null],
+] as const)('the query cost budget of REST writes and MCP tool calls %s', (_where, redis) => {
+  const POINTS = 1000;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(
+      { COST_BUDGET_POINTS: String(POINTS), COST_BUDGET_WINDOW_SECONDS: '60', RATE_LIMIT_MAX: '1000' },
+      redis === null ? { redis: null } : {},
+    );
+  });
+  afterAll(() => server.close());
+
+  it('charges a REST write its cost, not one whose body is refused, and refuses it with 429 once it no longer fits', async () => {
+    const store = await makeStore(server.prisma);
+    const { secret: key } = await makeKey(server.prisma, store.id);
+    const created = await server.send('POST', '/api/v1/category', { name: 'Coats' }, key);
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-cost-limit')).toBe(String(POINTS));
+    const cost = POINTS - remainingOf(created);
+    // A mutation's root field costs 10 more than the object it answers
+    expect(cost).toBe(11);
+
+    // Nothing of a write whose body is refused ran: it is not charged
+    const malformed = await server.request('/api/v1/category', {
+      method: 'POST',
+      key,
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('x-cost-remaining')).toBeNull();
+
+    let remaining = POINTS - cost;
+    for (let page = await server.request('/api/v1/product?limit=100', { key }); page.status === 200; ) {
+      expect(remainingOf(page)).toBeLessThan(remaining);
+      remaining = remainingOf(page);
+      page = await server.request('/api/v1/product?limit=100', { key });
+    }
+    for (let n = 0; remaining >= cost; n++) {
+      const fits = await server.send('POST', '/api/v1/category', { name: `Hats ${n}` }, key);
+      expect(fits.status).toBe(201);
+      expect(remainingOf(fits)).toBe(remaining - cost);
+      remaining -= cost;
+    }
+    const refused = await server.send('POST', '/api/v1/category', { name: 'Gloves' }, key);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual(
+      expect.objectContaining({ status: 429, code: 'COST_LIMIT_EXCEEDED' }),
+    );
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(remainingOf(refused)).toBe(remaining);
+    expect(await server.prisma.category.count({ where: { storeId: store.id, name: 'Gloves' } })).toBe(0);
+  });
+
+  it('charges each MCP tool call its cost, and answers a call that no longer fits with a tool error', async () => {
+    const store = await makeStore(server.prisma);
+    const { secret: key } = await makeKey(server.prisma, store.id);
+    const call = (id: number, limit: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'list_products', arguments: { limit } },
+    });
+    type Answer = {
+      id: number;
+      result: { isError?: boolean; structuredContent?: { error?: { code: string; status: number } } };
+    };
+    const first = await rpc(server, call(1, 100), { key });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-cost-limit')).toBe(String(POINTS));
+    expect(((await first.json()) as Answer).result.isError).toBeUndefined();
+    const cost = POINTS - remainingOf(first);
+    expect(cost).toBe(202);
+
+    // A batch of four: each call is charged on its own; three fit, the fourth is a tool error
+    const batch = await rpc(server, [call(2, 100), call(3, 100), call(4, 100), call(5, 100)], { key });
+    expect(batch.status).toBe(200);
+    const answers = (await batch.json()) as Answer[];
+    const refused = answers.filter((answer) => answer.result.isError);
+    expect(answers).toHaveLength(4);
+    expect(refused.map((answer) => answer.result.structuredContent?.error)).toEqual([
+      expect.objectContaining({ code: 'COST_LIMIT_EXCEEDED', status: 429 }),
+    ]);
+    expect(remainingOf(batch)).toBe(POINTS - 4 * cost);
+    // A cheaper call still fits
+    const small = await rpc(server, call(6, 1), { key });
+    expect(((await small.json()) as Answer).result.isError).toBeUndefined();
+    expect(remainingOf(small)).toBeLessThan(POINTS - 4 * cost);
   });
 });
 

@@ -1,4 +1,4 @@
-import { CostInFlight } from '../../src/admission/cost-in-flight';
+import { CostInFlight } from '../../src/cost/in-flight';
 
 /**
  * README "Query limits and cost", fair share: a store's operations execute while their requested

@@ -2,8 +2,8 @@ import { getIntrospectionQuery, getOperationAST, parse, validate } from 'graphql
 import { compileRoutes } from '../../rest/compile';
 import { routeTable } from '../../rest/routes';
 import { loadConfig } from '../../src/config';
-import { measureAnswer, requestedCost } from '../../src/graphql/cost';
-import { MAX_DOCUMENT_NESTING, queryShapeRule } from '../../src/graphql/limits';
+import { MAX_DOCUMENT_NESTING, queryShapeRule } from '../../src/cost/limits';
+import { measureAnswer, requestedCost } from '../../src/cost/query-cost';
 import type { PreparedOperation } from '../../src/graphql/operation';
 import { compileTools } from '../../src/mcp/compile';
 import { mcpTools } from '../../src/mcp/tools';

@@ -1,5 +1,5 @@
 import { getOperationAST, parse } from 'graphql';
-import { measureAnswer } from '../../src/graphql/cost';
+import { measureAnswer } from '../../src/cost/query-cost';
 import { makeCategories, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { callTool, connectMcp, textOf } from '../mcp/client';

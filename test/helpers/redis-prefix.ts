@@ -17,6 +17,25 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
+/** The commands (name and arguments) the connection sends while `body` runs. */
+export async function commandsSent(
+  connection: Redis,
+  body: () => Promise<unknown>,
+): Promise<Array<{ name: string; args: unknown[] }>> {
+  const sent: Array<{ name: string; args: unknown[] }> = [];
+  const original = connection.sendCommand.bind(connection);
+  connection.sendCommand = ((command: { name: string; args: unknown[] }, ...rest: unknown[]) => {
+    sent.push({ name: command.name, args: command.args });
+    return (original as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof connection.sendCommand;
+  try {
+    await body();
+  } finally {
+    connection.sendCommand = original;
+  }
+  return sent;
+}
+
 /** Resolves once the connection can take commands (connectRedis does not queue them while connecting). */
 export function ready(redis: Redis): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();

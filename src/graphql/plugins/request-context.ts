@@ -6,7 +6,6 @@ import {
   Kind,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { CostDecision } from '../../admission/cost-budget';
 import type { Authenticate } from '../../auth/authenticate';
 import { sessionCookieOf, sessionCookiePolicy } from '../../auth/session-cookie';
 import type { RequestServices } from '../../context';
@@ -44,12 +43,7 @@ export function useRequestContext(deps: {
           isWrite: () => operation.operation === 'mutation',
           isCacheableRead: () => cacheableReadScopes(deps.schema, args.document, args.operationName) !== null,
           // query-limits has costed the operation (and refused it if over the limit) by now
-          budget: {
-            cost: () => ctx.requestedCost,
-            charged: (decision) => {
-              ctx.costBudget = decision;
-            },
-          },
+          cost: () => ctx.requestedCost,
         })
         .then(
           () => {
@@ -89,7 +83,6 @@ export class DoorContext implements Partial<PipelineContext> {
   sessionCookie = undefined;
   log = undefined;
   requestedCost: number | undefined = undefined;
-  costBudget: CostDecision | undefined = undefined;
   idempotentReplay = undefined;
 
   constructor(request: DoorRequest) {
@@ -98,7 +91,6 @@ export class DoorContext implements Partial<PipelineContext> {
     this.door = request.door;
     this.idempotencyKey = request.idempotencyKey;
     this.requestedCost = request.requestedCost;
-    this.costBudget = request.costBudget;
   }
 }
 

@@ -14,14 +14,17 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+import { declaredListSize } from '../field-extensions';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../resources/pagination/page';
+import type { CostDecision } from './budget';
 
 /**
  * Query cost in Shopify's model (README "Query limits and cost"): every object a query asks for
  * costs 1 point and a scalar 0; a list costs its page size times what one item costs; a mutation's
  * root field costs 10 more. The page size is the `limit`, `first` or `last` argument of the list
  * field or of the page/connection field above it (at most 100, the largest page the API serves),
- * else the list's declared bound (`extensions: listSize(n)`, src/builder.ts), else the default page size.
+ * else the list's declared bound (`extensions: listSize(n)`, src/field-extensions.ts), else the default
+ * page size.
  */
 export const MUTATION_COST = 10;
 const SIZE_ARGUMENTS = ['limit', 'first', 'last'];
@@ -31,6 +34,27 @@ export interface QueryCost {
   actualQueryCost: number;
   /** The caller's query-cost budget after this request (keys and signed-in staff). */
   budget?: { limit: number; remaining: number; windowSeconds: number };
+}
+
+/** `extensions.cost`: what was asked and returned, and, where a budget was charged, what is left of it. */
+export function costExtension(
+  requested: number,
+  actual: number,
+  charged: CostDecision | undefined,
+): QueryCost {
+  return {
+    requestedQueryCost: requested,
+    actualQueryCost: actual,
+    ...(charged
+      ? {
+          budget: {
+            limit: charged.limit,
+            remaining: charged.remaining,
+            windowSeconds: charged.windowSeconds,
+          },
+        }
+      : {}),
+  };
 }
 
 /** Per operation, the requested cost by variables' JSON: a document asked again is not walked again. */
@@ -209,8 +233,7 @@ class CostWalker {
     if (!isCompositeType(named)) return 0;
     const own = this.sizeArgument(node);
     if (isListType(getNullableType(field.type))) {
-      const declared = (field.extensions as { listSize?: number } | undefined)?.listSize;
-      const count = own ?? inherited ?? declared ?? DEFAULT_PAGE_SIZE;
+      const count = own ?? inherited ?? declaredListSize(field) ?? DEFAULT_PAGE_SIZE;
       const item = node.selectionSet ? this.selectionCost(node.selectionSet, named, undefined, visiting) : 0;
       return count * (1 + item);
     }

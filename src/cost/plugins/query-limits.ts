@@ -1,9 +1,8 @@
 import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import { type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
-import type { CostDecision } from '../../admission/cost-budget';
-import { measureAnswer, type QueryCost, requestedCost } from '../cost';
 import { parseWithin, type QueryLimits, queryShapeRule, responseTooLarge, tooComplex } from '../limits';
-import type { PipelineContext } from '../pipeline-context';
+import { costExtension, measureAnswer, requestedCost } from '../query-cost';
+import type { CostContext } from './cost-context';
 
 /**
  * README "Query limits and cost": tokens are counted while parsing (the parse stops at the limit),
@@ -12,7 +11,7 @@ import type { PipelineContext } from '../pipeline-context';
  * Every executed operation's result carries `extensions.cost`, what was asked and what was returned.
  * REST routes and MCP tools are parsed and validated through the same hooks at start-up.
  */
-export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plugin<PipelineContext> {
+export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plugin<CostContext> {
   const parse = parseWithin(limits.maxTokens);
   const shape = queryShapeRule(limits);
   const reportCost = costReport(limits.maxResponseBytes);
@@ -39,32 +38,11 @@ export function useQueryLimits(schema: GraphQLSchema, limits: QueryLimits): Plug
   };
 }
 
-/** `extensions.cost`: what was asked and returned, and, where a budget was charged, what is left of it. */
-export function costExtension(
-  requested: number,
-  actual: number,
-  charged: CostDecision | undefined,
-): QueryCost {
-  return {
-    requestedQueryCost: requested,
-    actualQueryCost: actual,
-    ...(charged
-      ? {
-          budget: {
-            limit: charged.limit,
-            remaining: charged.remaining,
-            windowSeconds: charged.windowSeconds,
-          },
-        }
-      : {}),
-  };
-}
-
 /**
  * Adds `extensions.cost` to a result (one hook object for every execution; the cost is on the
  * context), and puts RESPONSE_TOO_LARGE in place of a query's answer longer than the cap.
  */
-const costReport = (maxResponseBytes: number): OnExecuteHookResult<PipelineContext> => ({
+const costReport = (maxResponseBytes: number): OnExecuteHookResult<CostContext> => ({
   onExecuteDone({ args, result, setResult }) {
     const single = result as ExecutionResult;
     // A remembered answer (read cache, idempotency replay) may already say what it cost.

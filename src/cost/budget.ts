@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
-import { costBudgetLua } from './cost-budget.lua';
+import { costBudgetLua } from './budget.lua';
 
 /** What a charge decided: whether the cost fit, and what is left of the window's points. */
 export interface CostDecision {
@@ -32,8 +32,8 @@ export interface BudgetCharge {
 
 export interface CostBudget {
   readonly windowSeconds: number;
-  /** Prepares a charge of `cost` points to a principal's sliding window (auth's budgetHolder names it). */
-  prepare(principal: string, cost: number, now: Date): BudgetCharge;
+  /** Prepares a charge of `cost` points to a holder's sliding window (./charge.ts names the holder). */
+  prepare(holder: string, cost: number, now: Date): BudgetCharge;
   /** Makes a prepared charge on its own: a round trip of its own, or memory without Redis. */
   charge(charge: BudgetCharge): Promise<CostDecision>;
 }
@@ -74,8 +74,8 @@ export function createCostBudget(options: {
   });
 
   /** The same window in this process's memory (Redis missing or away). */
-  function chargeLocally(principal: string, cost: number, nowMs: number): CostDecision {
-    const entries = (memory.get(principal) ?? []).filter((entry) => entry.at > nowMs - windowMs);
+  function chargeLocally(holder: string, cost: number, nowMs: number): CostDecision {
+    const entries = (memory.get(holder) ?? []).filter((entry) => entry.at > nowMs - windowMs);
     const spent = entries.reduce((sum, entry) => sum + entry.cost, 0);
     if (spent + cost > points) {
       let freed = 0;
@@ -87,25 +87,25 @@ export function createCostBudget(options: {
           break;
         }
       }
-      memory.set(principal, entries);
+      memory.set(holder, entries);
       return decision(false, points - spent, freeAt, nowMs);
     }
     if (cost > 0) entries.push({ at: nowMs, cost });
-    memory.set(principal, entries);
+    memory.set(holder, entries);
     return decision(true, points - spent - cost, 0, nowMs);
   }
 
   return {
     windowSeconds,
-    prepare(principal, cost, now) {
+    prepare(holder, cost, now) {
       const nowMs = now.getTime();
-      const key = options.keyPrefix + principal;
+      const key = options.keyPrefix + holder;
       const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}:${cost}`;
       return {
         keys: [key, `${key}:spent`],
         args: [nowMs, windowMs, points, member, cost],
         decided: (reply) => decision(reply[0] === 1, reply[1], reply[2], nowMs),
-        locally: () => chargeLocally(principal, cost, nowMs),
+        locally: () => chargeLocally(holder, cost, nowMs),
       };
     },
     async charge(charge) {

@@ -1,0 +1,52 @@
+import type { Plugin } from '@envelop/core';
+import type { ExecutionResult } from 'graphql';
+import { CostLimitExceededError, toGraphQLError } from '../../errors';
+import type { CostBudget, CostDecision } from '../budget';
+import { budgetCharge } from '../charge';
+import { costExtension } from '../query-cost';
+import type { CostContext } from './cost-context';
+
+/**
+ * The query-cost budget (README "Query limits and cost"): once the caller is known (after the
+ * request-context plugin), its key's or staff member's budget is charged the operation's requested
+ * cost (query-limits set it), for every door and also for an answer the read cache will give. The
+ * charge is the one budgetCharge makes: admission carried it when the door knew the cost by then
+ * (its decision is in req.state.costBudget), else it is made here, alone. Either way the decision is
+ * applied here: the X-Cost-Limit / X-Cost-Remaining headers say what is left, and a cost that does
+ * not fit is refused with 429 COST_LIMIT_EXCEEDED and Retry-After, before anything runs.
+ */
+export function useCostBudget(budget: CostBudget): Plugin<CostContext> {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const context = args.contextValue;
+      const requested = context.requestedCost;
+      if (requested === undefined) return;
+      const apply = (decision: CostDecision) => {
+        const refused = applyDecision(context, requested, decision);
+        if (refused) setResultAndStopExecution(refused);
+      };
+      const carried = context.req.state.costBudget;
+      if (carried) return apply(carried);
+      const charge = budgetCharge(budget, context.principal, () => requested, context.now());
+      if (charge) return budget.charge(charge).then(apply);
+    },
+  };
+}
+
+/** The headers of a decision, and the refusal in place of the operation's result when the cost did not fit. */
+function applyDecision(
+  context: CostContext,
+  requested: number,
+  decision: CostDecision,
+): ExecutionResult | undefined {
+  if (!context.res.headersSent) {
+    context.res.setHeader('X-Cost-Limit', String(decision.limit));
+    context.res.setHeader('X-Cost-Remaining', String(decision.remaining));
+  }
+  if (decision.allowed) return undefined;
+  const refusal = new CostLimitExceededError(decision.retryAfterSeconds ?? 1, requested, decision.remaining);
+  return {
+    errors: [toGraphQLError(refusal, { http: { status: refusal.status } })],
+    extensions: { cost: costExtension(requested, 0, decision) },
+  };
+}
