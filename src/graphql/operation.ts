@@ -18,7 +18,7 @@ export interface PreparedOperation {
 /**
  * A fixed operation (a REST route's or an MCP tool's), parsed and validated against the schema once
  * at start-up: exactly one named operation, or `fail` with why. (That each is within the query
- * limits is proven by test/graphql/limits.test.ts, for the largest variables it can be given.)
+ * limits is proven by test/cost/limits.test.ts, for the largest variables it can be given.)
  */
 export function compileOperation(
   schema: GraphQLSchema,

@@ -1,12 +1,12 @@
 import { getIntrospectionQuery, getOperationAST, parse, validate } from 'graphql';
 import { compileRoutes } from '../../rest/compile';
-import { routeTable } from '../../rest/routes';
+import { routeTable } from '../../rest/routes/index';
 import { loadConfig } from '../../src/config';
 import { MAX_DOCUMENT_NESTING, queryShapeRule } from '../../src/cost/limits';
 import { measureAnswer, requestedCost } from '../../src/cost/query-cost';
 import type { PreparedOperation } from '../../src/graphql/operation';
 import { compileTools } from '../../src/mcp/compile';
-import { mcpTools } from '../../src/mcp/tools';
+import { mcpTools } from '../../src/mcp/tools/index';
 import { schema } from '../../src/schema';
 import { makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
