@@ -14,7 +14,7 @@ import { requestedCost } from './cost';
 import { execute } from './executor';
 import type { QueryLimits } from './limits';
 import type { PreparedOperation } from './operation';
-import type { DoorRequest, PipelineContext } from './pipeline-context';
+import { type DoorRequest, doorContextClass, type PipelineContext } from './pipeline-context';
 import { useCostBudget } from './plugins/cost-budget';
 import { maskError, useErrors } from './plugins/errors';
 import { useFairShare } from './plugins/fair-share';
@@ -22,7 +22,7 @@ import { useIdempotency } from './plugins/idempotency';
 import { useInputBoundary } from './plugins/input-boundary';
 import { useQueryLimits } from './plugins/query-limits';
 import { useReadCache } from './plugins/read-cache';
-import { DoorContext, useRequestContext } from './plugins/request-context';
+import { useRequestContext } from './plugins/request-context';
 
 export interface PipelineDeps {
   schema: GraphQLSchema;
@@ -90,6 +90,7 @@ const offlineGraphiQL = (options?: GraphiQLOptions) => {
 
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const logged = new WeakSet<Error>();
+  const DoorContext = doorContextClass(deps.services);
   const yoga = createYoga<{ req: Request; res: Response }, PipelineContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
@@ -114,7 +115,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       useErrors(logged),
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
-      useRequestContext(deps),
+      useRequestContext({ ...deps, DoorContext }),
       ...(deps.costBudget ? [useCostBudget(deps.costBudget)] : []),
       useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
@@ -125,8 +126,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   });
 
   type Enveloped = ReturnType<typeof yoga.getEnveloped>;
-  const envelopedFor = (request: DoorRequest) =>
-    yoga.getEnveloped(new DoorContext(request) as unknown as PipelineContext);
+  const envelopedFor = (request: DoorRequest) => yoga.getEnveloped(new DoorContext(request));
   async function execution(
     enveloped: Enveloped,
     document: DocumentNode,
