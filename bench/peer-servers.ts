@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
+import { taskName } from '../src/task-catalog';
 
 const pool = () => new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
@@ -134,7 +135,7 @@ function order() {
         const eventId = event.rows[0]?.id as string;
         await client.query({
           name: 'job',
-          text: `SELECT graphile_worker.add_job('fan_out_event', $1::json, job_key := $2)`,
+          text: `SELECT graphile_worker.add_job('${taskName.fan_out_event}', $1::json, job_key := $2)`,
           values: [JSON.stringify({ eventId }), eventId],
         });
         await client.query('COMMIT');

@@ -1,45 +1,16 @@
-import { type Runner, run, type TaskList, Logger as WorkerLogger } from 'graphile-worker';
+import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
-import type { SecretBox } from '../src/auth/secret-box';
 import type { Config } from '../src/config';
 import type { DatabaseAvailability } from '../src/db/availability';
 import { isDatabaseUnavailable } from '../src/errors';
-import { FAN_OUT_TASK } from '../src/events/outbox';
-import { createWebhookHttpClient, type WebhookHttpClient } from '../src/outbound-http/http-client';
+import { createWebhookHttpClient } from '../src/outbound-http/http-client';
+import { taskName } from '../src/task-catalog';
 import type { UsageMeter } from '../src/usage/meter';
-import { createFanOut } from '../src/webhook-delivery/fan-out';
-import { DELIVER_TASK, SEND_EMAIL_TASK } from '../src/webhook-delivery/queue';
-import { createAttemptRecorder } from '../src/webhook-delivery/record';
 import { webhookServicesFrom } from '../src/webhook-delivery/services';
-import { makeDeliverWebhook } from './tasks/deliver_webhook';
-import { makeFanOutEvent } from './tasks/fan_out_event';
-import { makeFlushUsage } from './tasks/flush_usage';
-import { pruneExpired } from './tasks/prune_expired';
-import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
-import { createMailer, type Mailer, makeSendEmail } from './tasks/send_email';
-import { makeSweepWebhookDeliveries, SWEEP_TASK } from './tasks/sweep_webhook_deliveries';
-
-/** Task names are the file names under jobs/tasks (snake_case). */
-export const taskList: TaskList = {
-  prune_expired: pruneExpired,
-};
-
-export const crontab = ['0 * * * * prune_expired ?max=1'].join('\n');
-
-/** What the webhook tasks need; tests inject the HTTP client (a test CA), the mailer, clock and randomness. */
-export interface WebhookWorkerOptions {
-  secrets: SecretBox;
-  httpClient: WebhookHttpClient;
-  mailer: Mailer;
-  timeoutMs: number;
-  leaseSeconds: number;
-  sweepIntervalMs: number;
-  logRetentionDays: number;
-  now?: () => Date;
-  random?: () => number;
-}
+import { crontab, taskList, type WebhookWorkerOptions } from './registry';
+import { createMailer } from './tasks/send_email';
 
 /** Production wiring from configuration: system CAs, SMTP or the log transport. */
 export function webhookWorkerOptions(
@@ -57,63 +28,6 @@ export function webhookWorkerOptions(
     sweepIntervalMs: config.webhook.sweepIntervalMs,
     logRetentionDays: config.webhook.logRetentionDays,
     ...overrides,
-  };
-}
-
-/** The webhook pipeline: fan-out, delivery attempts, e-mail, the dead-worker sweeper, log pruning. */
-export function webhookTasks(
-  db: { prisma: PrismaClient; pool: Pool },
-  options: WebhookWorkerOptions,
-): TaskList {
-  const { prisma, pool } = db;
-  const now = options.now ?? (() => new Date());
-  const delivery = {
-    pool,
-    recorder: createAttemptRecorder(pool),
-    fanOut: createFanOut(pool, { now, leaseSeconds: options.leaseSeconds }),
-    secrets: options.secrets,
-    httpClient: options.httpClient,
-    timeoutMs: options.timeoutMs,
-    leaseSeconds: options.leaseSeconds,
-    now,
-    random: options.random ?? Math.random,
-  };
-  return {
-    [FAN_OUT_TASK]: makeFanOutEvent(delivery),
-    [DELIVER_TASK]: makeDeliverWebhook(delivery),
-    [SEND_EMAIL_TASK]: makeSendEmail(options.mailer),
-    [SWEEP_TASK]: makeSweepWebhookDeliveries({ prisma, leaseSeconds: options.leaseSeconds, now }),
-    prune_webhook_deliveries: makePruneWebhookDeliveries({
-      prisma,
-      retentionDays: options.logRetentionDays,
-      now,
-    }),
-  };
-}
-
-/** Tasks that need this process's own state: flush_usage moves the usage meter's counts, every minute. */
-export function processTasks(options: {
-  usageMeter: UsageMeter;
-  prisma: PrismaClient;
-  /** Absent: no webhook tasks (tests of the other tasks). */
-  webhooks?: WebhookWorkerOptions & { pool: Pool };
-}): {
-  taskList: TaskList;
-  crontab: string;
-} {
-  return {
-    taskList: {
-      ...taskList,
-      ...(options.webhooks
-        ? webhookTasks({ prisma: options.prisma, pool: options.webhooks.pool }, options.webhooks)
-        : {}),
-      flush_usage: makeFlushUsage(options.usageMeter, options.prisma),
-    },
-    crontab: [
-      crontab,
-      '* * * * * flush_usage ?max=1',
-      ...(options.webhooks ? ['15 * * * * prune_webhook_deliveries ?max=1'] : []),
-    ].join('\n'),
   };
 }
 
@@ -158,20 +72,32 @@ export async function startWorker(options: {
   /** Told of statements that failed because PostgreSQL is away (one warning per outage). */
   availability?: DatabaseAvailability;
 }): Promise<Runner> {
-  const tasks = processTasks({ ...options, webhooks: { ...options.webhooks, pool: options.pgPool } });
   const logger = options.logger.child({ role: 'worker' });
   const runner = await run({
     pgPool: options.pgPool,
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: options.pollInterval ?? 1000,
-    taskList: tasks.taskList,
-    crontab: tasks.crontab,
+    taskList: taskList({
+      prisma: options.prisma,
+      pool: options.pgPool,
+      usageMeter: options.usageMeter,
+      webhooks: options.webhooks,
+    }),
+    crontab,
     logger: workerLogger(logger),
   });
   const sweep = () =>
     runner
-      .addJob(SWEEP_TASK, {}, { jobKey: SWEEP_TASK, jobKeyMode: 'preserve_run_at', maxAttempts: 1 })
+      .addJob(
+        taskName.sweep_webhook_deliveries,
+        {},
+        {
+          jobKey: taskName.sweep_webhook_deliveries,
+          jobKeyMode: 'preserve_run_at',
+          maxAttempts: 1,
+        },
+      )
       .catch((error: unknown) => {
         if (options.availability && isDatabaseUnavailable(error)) options.availability.report(error);
         else logger.warn({ err: error }, 'could not queue the webhook sweeper');

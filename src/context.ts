@@ -47,13 +47,17 @@ const noThrottle: LoginThrottle = {
   giveBack: async () => {},
 };
 
+/** The services that serve only a door's requests (signing in, the session cookie): none outside. */
+type DoorServices = 'loginThrottle' | 'sessionCookiePolicy';
+
 /**
  * The context of work the service does for a store outside any door — an operator's admin command,
  * a script: the store's system principal (every right, audited as `system`), the same services and
- * the same store writes (so the read caches of the API processes see them at once).
+ * the same store writes (so the read caches of the API processes see them at once). A required
+ * service added to RequestServices is required here too: tsc names each caller that must make it.
  */
 export function systemContext(
-  services: Pick<RequestServices, 'prisma' | 'now' | 'invalidateAuth' | 'storeChanged' | 'webhooks'>,
+  services: Omit<RequestServices, DoorServices>,
   store: { id: string; plan: Plan },
   log: Logger,
 ): Context {

@@ -1,9 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { PrismaClient } from '../../prisma/generated/client/client';
-import { FAN_OUT_TASK } from '../../src/events/outbox';
-import { DELIVER_TASK, enqueueDeliveries } from '../../src/webhook-delivery/queue';
-
-export const SWEEP_TASK = 'sweep_webhook_deliveries';
+import { taskName } from '../../src/task-catalog';
+import { enqueueDeliveries } from '../../src/webhook-delivery/queue';
 
 /**
  * Hands work of dead workers to live ones. graphile-worker alone leaves a crashed worker's jobs locked
@@ -34,15 +32,15 @@ export const makeSweepWebhookDeliveries =
       return rows.length;
     });
     const fanOuts = await deps.prisma.$executeRaw`
-      SELECT graphile_worker.add_job(${FAN_OUT_TASK}, json_build_object('eventId', key), job_key := key)
+      SELECT graphile_worker.add_job(${taskName.fan_out_event}, json_build_object('eventId', key), job_key := key)
         FROM graphile_worker.jobs
-       WHERE task_identifier = ${FAN_OUT_TASK} AND key IS NOT NULL
+       WHERE task_identifier = ${taskName.fan_out_event} AND key IS NOT NULL
          AND locked_at < now() - make_interval(secs => ${deps.leaseSeconds})`;
     const attempts = await deps.prisma.$executeRaw`
-      SELECT graphile_worker.add_job(${DELIVER_TASK}, json_build_object('deliveryId', key), job_key := key,
+      SELECT graphile_worker.add_job(${taskName.deliver_webhook}, json_build_object('deliveryId', key), job_key := key,
                                      max_attempts := 10)
         FROM graphile_worker.jobs
-       WHERE task_identifier = ${DELIVER_TASK} AND key IS NOT NULL
+       WHERE task_identifier = ${taskName.deliver_webhook} AND key IS NOT NULL
          AND locked_at < now() - make_interval(secs => ${deps.leaseSeconds})`;
     if (recovered > 0 || fanOuts > 0 || attempts > 0) {
       helpers.logger.warn(

@@ -1,9 +1,7 @@
 import type { Prisma } from '../../prisma/generated/client/client';
 import type { Tx } from '../db/client';
+import { taskName } from '../task-catalog';
 import type { EventType } from './catalog';
-
-/** The graphile-worker task that fans an event out to subscribed endpoints (jobs/tasks/fan_out_event.ts). */
-export const FAN_OUT_TASK = 'fan_out_event';
 
 /**
  * The transactional outbox: writes the event row and enqueues its fan-out job in the caller's
@@ -22,6 +20,6 @@ export async function emitEvent(
       RETURNING id
     )
     SELECT event.id FROM event,
-      LATERAL graphile_worker.add_job(${FAN_OUT_TASK}, json_build_object('eventId', event.id), job_key := event.id)`;
+      LATERAL graphile_worker.add_job(${taskName.fan_out_event}, json_build_object('eventId', event.id), job_key := event.id)`;
   return row.id;
 }

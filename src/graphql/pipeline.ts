@@ -17,12 +17,12 @@ import { requestedCost } from '../cost/query-cost';
 import type { ReadCache } from '../read-cache/read-cache';
 import { execute } from './executor';
 import type { PreparedOperation } from './operation';
-import type { DoorRequest, PipelineContext } from './pipeline-context';
+import { type DoorRequest, doorContextClass, type PipelineContext } from './pipeline-context';
 import { maskError, useErrors } from './plugins/errors';
 import { useIdempotency } from './plugins/idempotency';
 import { useInputBoundary } from './plugins/input-boundary';
 import { useReadCache } from './plugins/read-cache';
-import { DoorContext, useRequestContext } from './plugins/request-context';
+import { useRequestContext } from './plugins/request-context';
 
 export interface PipelineDeps {
   schema: GraphQLSchema;
@@ -93,6 +93,7 @@ const offlineGraphiQL = (options?: GraphiQLOptions) => {
  */
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const logged = new WeakSet<Error>();
+  const DoorContext = doorContextClass(deps.services);
   const yoga = createYoga<{ req: Request; res: Response }, PipelineContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
@@ -118,7 +119,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       useErrors(logged),
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
-      useRequestContext(deps),
+      useRequestContext({ ...deps, DoorContext }),
       ...(deps.costBudget ? [useCostBudget(deps.costBudget)] : []),
       useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
@@ -129,8 +130,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   });
 
   type Enveloped = ReturnType<typeof yoga.getEnveloped>;
-  const envelopedFor = (request: DoorRequest) =>
-    yoga.getEnveloped(new DoorContext(request) as unknown as PipelineContext);
+  const envelopedFor = (request: DoorRequest) => yoga.getEnveloped(new DoorContext(request));
   async function execution(
     enveloped: Enveloped,
     document: DocumentNode,

@@ -1,5 +1,5 @@
+import { taskName } from '../task-catalog';
 import type { Queryable } from './queryable';
-import { SEND_EMAIL_TASK } from './queue';
 
 const AUTO_DISABLE_EXHAUSTED = 3;
 const AUTO_DISABLE_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -49,7 +49,7 @@ export async function autoDisableIfFailing(tx: Queryable, endpointId: string, no
           `(POST /api/v1/store/webhooks/endpoints/${endpointId}/replay-exhausted).`,
       ].join('\n'),
     };
-    await tx.query(`SELECT graphile_worker.add_job('${SEND_EMAIL_TASK}', $1::json, max_attempts := 10)`, [
+    await tx.query(`SELECT graphile_worker.add_job('${taskName.send_email}', $1::json, max_attempts := 10)`, [
       JSON.stringify(message),
     ]);
   }

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '../db/client';
-
-/** The graphile-worker task of one delivery attempt (jobs/tasks/deliver_webhook.ts). */
-export const DELIVER_TASK = 'deliver_webhook';
-export const SEND_EMAIL_TASK = 'send_email';
+import { taskName } from '../task-catalog';
 
 /** Endpoint ids are made here rather than by PostgreSQL: the secret's associated data needs it first. */
 export const newId = (prefix: 'whe') => `${prefix}_${randomUUID().replaceAll('-', '')}`;
@@ -15,7 +12,7 @@ export const newId = (prefix: 'whe') => `${prefix}_${randomUUID().replaceAll('-'
  */
 export async function enqueueDeliveries(tx: Tx, deliveryIds: string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
-  await tx.$executeRaw`SELECT graphile_worker.add_job(${DELIVER_TASK}, json_build_object('deliveryId', id), job_key := id, max_attempts := 10) FROM unnest(${deliveryIds}::text[]) AS id`;
+  await tx.$executeRaw`SELECT graphile_worker.add_job(${taskName.deliver_webhook}, json_build_object('deliveryId', id), job_key := id, max_attempts := 10) FROM unnest(${deliveryIds}::text[]) AS id`;
 }
 
 export interface EmailMessage {

@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import type { DeliveryStatus } from '../../prisma/generated/client/enums';
+import { taskName } from '../task-catalog';
 import { coalesce } from './coalesce';
 import { ASYNC_COMMIT_SQL, type Queryable } from './queryable';
-import { DELIVER_TASK } from './queue';
 
 /** What one finished attempt writes: the delivery's new state, its attempt record, its next job. */
 export interface AttemptRecord {
@@ -52,7 +52,7 @@ WITH async_commit AS (${ASYNC_COMMIT_SQL}), input AS (
     FROM input AS i JOIN updated USING (id)
   RETURNING 1
 ), retry AS (
-  SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('deliveryId', i.id), job_key := i.id,
+  SELECT graphile_worker.add_job('${taskName.deliver_webhook}', json_build_object('deliveryId', i.id), job_key := i.id,
                                  run_at := i."retryAt", max_attempts := 10)
     FROM input AS i JOIN updated USING (id)
    WHERE i."retryAt" IS NOT NULL

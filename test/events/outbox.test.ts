@@ -1,5 +1,6 @@
 import { connectDatabase, type Database } from '../../src/db/client';
 import { emitEvent } from '../../src/events/outbox';
+import { taskName } from '../../src/task-catalog';
 import { createDatabaseFromTemplate } from '../helpers/databases';
 import { makeStore } from '../helpers/factories';
 
@@ -18,7 +19,7 @@ afterAll(async () => {
 const jobsFor = async (eventId: string) =>
   (
     await db.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'fan_out_event' AND key = $1`,
+      `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = '${taskName.fan_out_event}' AND key = $1`,
       [eventId],
     )
   ).rows[0]?.n;

@@ -1,14 +1,16 @@
 import { parseCrontab, quickAddJob, runOnce } from 'graphile-worker';
 import type { Redis } from 'ioredis';
-import { processTasks, workerLogger } from '../../jobs/worker';
+import { crontab } from '../../jobs/registry';
+import { workerLogger } from '../../jobs/worker';
 import { connectDatabase, type Database } from '../../src/db/client';
 import { createLogger } from '../../src/logger';
 import { connectRedis } from '../../src/redis';
-import { createUsageMeter } from '../../src/usage/meter';
+import { taskName } from '../../src/task-catalog';
 import { admissionOn } from '../helpers/admission';
 import { createDatabaseFromTemplate, redisUrl } from '../helpers/databases';
 import { makeKey, makeStore } from '../helpers/factories';
 import { deleteKeys, ready, testPrefix } from '../helpers/redis-prefix';
+import { testTaskList } from '../helpers/worker';
 
 const prefix = testPrefix('flush-usage');
 const logger = createLogger('silent');
@@ -38,9 +40,10 @@ describe('flush_usage', () => {
     const usedAt = new Date('2026-03-01T08:30:00.000Z');
     for (let i = 0; i < 3; i++) expect((await record(key, usedAt)).allowed).toBe(true);
 
-    const { taskList } = processTasks({ usageMeter: meter, prisma: db.prisma });
-    await quickAddJob({ pgPool: db.pool }, 'flush_usage', {});
-    await runOnce({ pgPool: db.pool, taskList, logger: workerLogger(logger) });
+    const tasks = testTaskList(db, meter);
+    await quickAddJob({ pgPool: db.pool }, taskName.flush_usage, {});
+    await runOnce({ pgPool: db.pool, taskList: tasks.taskList, logger: workerLogger(logger) });
+    await tasks.close();
 
     const stored = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } });
     expect(stored.usageCount).toBe(3n);
@@ -53,14 +56,12 @@ describe('flush_usage', () => {
     expect(rows[0].n).toBe(0);
   });
 
-  it('is scheduled every minute next to the hourly prune', () => {
-    const { crontab } = processTasks({
-      usageMeter: createUsageMeter({ redis: null, logger }),
-      prisma: db.prisma,
-    });
+  it('is scheduled every minute next to the hourly prunes', () => {
     expect(parseCrontab(crontab).map((item) => [item.task, item.options.maxAttempts])).toEqual([
-      ['prune_expired', 1],
       ['flush_usage', 1],
+      ['prune_expired', 1],
+      ['prune_webhook_deliveries', 1],
     ]);
+    expect(crontab).toMatch(/^\* \* \* \* \* flush_usage /m);
   });
 });

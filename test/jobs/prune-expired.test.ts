@@ -1,18 +1,23 @@
 import { quickAddJob, runOnce } from 'graphile-worker';
-import { taskList, workerLogger } from '../../jobs/worker';
+import { workerLogger } from '../../jobs/worker';
 import { connectDatabase, type Database } from '../../src/db/client';
 import { createLogger } from '../../src/logger';
+import { taskName } from '../../src/task-catalog';
 import { createDatabaseFromTemplate } from '../helpers/databases';
 import { makeStore } from '../helpers/factories';
+import { testTaskList } from '../helpers/worker';
 
 let database: Awaited<ReturnType<typeof createDatabaseFromTemplate>>;
 let db: Database;
+let tasks: ReturnType<typeof testTaskList>;
 
 beforeAll(async () => {
   database = await createDatabaseFromTemplate();
   db = connectDatabase(database.url, { max: 3 });
+  tasks = testTaskList(db);
 });
 afterAll(async () => {
+  await tasks.close();
   await db.close();
   await database.drop();
 });
@@ -37,8 +42,12 @@ describe('prune_expired', () => {
       ],
     });
 
-    await quickAddJob({ pgPool: db.pool }, 'prune_expired', {});
-    await runOnce({ pgPool: db.pool, taskList, logger: workerLogger(createLogger('silent')) });
+    await quickAddJob({ pgPool: db.pool }, taskName.prune_expired, {});
+    await runOnce({
+      pgPool: db.pool,
+      taskList: tasks.taskList,
+      logger: workerLogger(createLogger('silent')),
+    });
 
     expect((await db.prisma.session.findMany()).map((s) => s.tokenHash)).toEqual(['b'.repeat(64)]);
     expect((await db.prisma.idempotencyRecord.findMany()).map((r) => r.key)).toEqual(['new']);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Runner } from 'graphile-worker';
+import { taskName } from '../../src/task-catalog';
 import { root } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
@@ -120,7 +121,7 @@ describe('a worker that dies mid-delivery', () => {
       }
       // The dead worker's jobs were detached and used up: they never run again, even after 4 hours.
       const { rows } = await server.db.pool.query(
-        `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'deliver_webhook' AND key = ANY($1)`,
+        `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = '${taskName.deliver_webhook}' AND key = ANY($1)`,
         [held.map((d) => d.id)],
       );
       expect(rows[0].n).toBe(0);

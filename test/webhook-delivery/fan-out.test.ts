@@ -1,5 +1,7 @@
 import { runOnce } from 'graphile-worker';
-import { webhookTasks, workerLogger } from '../../jobs/worker';
+import { taskList } from '../../jobs/registry';
+import { workerLogger } from '../../jobs/worker';
+import { taskName } from '../../src/task-catalog';
 import { autoDisableIfFailing } from '../../src/webhook-delivery/auto-disable';
 import { createFanOut, fanOutEvents } from '../../src/webhook-delivery/fan-out';
 import { writeRecords } from '../../src/webhook-delivery/record';
@@ -46,7 +48,7 @@ async function endpointAndEvent(path: string) {
 const jobsOf = async (deliveryId: string) =>
   (
     await server.db.pool.query<{ run_at: Date; locked_at: Date | null }>(
-      `SELECT run_at, locked_at FROM graphile_worker.jobs WHERE task_identifier = 'deliver_webhook' AND key = $1`,
+      `SELECT run_at, locked_at FROM graphile_worker.jobs WHERE task_identifier = '${taskName.deliver_webhook}' AND key = $1`,
       [deliveryId],
     )
   ).rows;
@@ -54,7 +56,12 @@ const jobsOf = async (deliveryId: string) =>
 const runJobs = () =>
   runOnce({
     pgPool: server.db.pool,
-    taskList: webhookTasks({ prisma: server.prisma, pool: server.db.pool }, options),
+    taskList: taskList({
+      prisma: server.prisma,
+      pool: server.db.pool,
+      usageMeter: server.runtime.usage,
+      webhooks: options,
+    }),
     logger: workerLogger(logs.logger),
   });
 

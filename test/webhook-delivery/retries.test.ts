@@ -1,5 +1,7 @@
 import { makeWorkerUtils, quickAddJob, runOnce, type WorkerUtils } from 'graphile-worker';
-import { type WebhookWorkerOptions, webhookTasks, workerLogger } from '../../jobs/worker';
+import { taskList, type WebhookWorkerOptions } from '../../jobs/registry';
+import { workerLogger } from '../../jobs/worker';
+import { taskName } from '../../src/task-catalog';
 import { freePort } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
@@ -59,7 +61,12 @@ afterAll(async () => {
 const runJobs = () =>
   runOnce({
     pgPool: server.db.pool,
-    taskList: webhookTasks({ prisma: server.prisma, pool: server.db.pool }, options),
+    taskList: taskList({
+      prisma: server.prisma,
+      pool: server.db.pool,
+      usageMeter: server.runtime.usage,
+      webhooks: options,
+    }),
     logger: workerLogger(workerLogs.logger),
   });
 
@@ -71,7 +78,7 @@ async function advanceToRetries() {
   });
   if (due._max.nextRetryAt) clock.now = new Date(due._max.nextRetryAt.getTime() + 1);
   const { rows } = await server.db.pool.query<{ id: string }>(
-    `SELECT id FROM graphile_worker.jobs WHERE task_identifier = 'deliver_webhook' AND locked_at IS NULL`,
+    `SELECT id FROM graphile_worker.jobs WHERE task_identifier = '${taskName.deliver_webhook}' AND locked_at IS NULL`,
   );
   if (rows.length > 0)
     await utils.rescheduleJobs(
@@ -139,7 +146,7 @@ describe('failed attempts', () => {
     }
     // Each failure queued exactly one next attempt, due at its nextRetryAt.
     const { rows } = await server.db.pool.query(
-      `SELECT key, run_at FROM graphile_worker.jobs WHERE task_identifier = 'deliver_webhook' AND key = ANY($1)`,
+      `SELECT key, run_at FROM graphile_worker.jobs WHERE task_identifier = '${taskName.deliver_webhook}' AND key = ANY($1)`,
       [[big.id, slow.id, refused.id, redirect.id]],
     );
     expect(rows).toHaveLength(4);
@@ -318,7 +325,7 @@ describe('retries, exhaustion, auto-disable and replay', () => {
     replies.set('/spread', 500);
     const delivery = await server.prisma.webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
     await server.db.pool.query(
-      `SELECT graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', $1::text), job_key := $1::text)`,
+      `SELECT graphile_worker.add_job('${taskName.deliver_webhook}', json_build_object('deliveryId', $1::text), job_key := $1::text)`,
       [delivery.id],
     );
     await runJobs();
@@ -361,7 +368,7 @@ describe('pruning', () => {
       });
       rows[name] = delivery.id;
     }
-    await quickAddJob({ pgPool: server.db.pool }, 'prune_webhook_deliveries', {});
+    await quickAddJob({ pgPool: server.db.pool }, taskName.prune_webhook_deliveries, {});
     await runJobs();
     const left = await server.prisma.webhookDelivery.findMany({ where: { endpointId } });
     expect(left.map((d) => d.id).sort()).toEqual([rows.oldFailed, rows.recentSuccess].sort());

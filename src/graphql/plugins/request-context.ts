@@ -7,17 +7,17 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Authenticate } from '../../auth/authenticate';
-import { sessionCookieOf, sessionCookiePolicy } from '../../auth/session-cookie';
 import type { RequestServices } from '../../context';
 import { classifyError, toGraphQLError } from '../../errors';
 import { setErrorHeaders } from '../../http/respond';
 import { cacheableReadScopes } from '../../read-cache/operation';
-import type { DoorRequest, PipelineContext } from '../pipeline-context';
+import type { DoorContextClass, PipelineContext } from '../pipeline-context';
 
 /**
- * The request context and its principal, for every door. The context is built from the door's HTTP
- * request once per operation. REST and MCP authenticate at their door, before their own protocol
- * steps (docs/design.md "API keys", check order; MCP answers 401 before JSON-RPC starts); a /graphql operation is
+ * The request context and its principal, for every door. A door's context comes whole from its class
+ * (doorContextClass, built from the door's HTTP request once per operation). REST and MCP
+ * authenticate at their door, before their own protocol steps (docs/design.md "API keys", check
+ * order; MCP answers 401 before JSON-RPC starts); a /graphql operation is
  * authenticated here, once its document is parsed — unless every root field it selects is public
  * (signing in), decided on the document, not by peeking into the body.
  */
@@ -25,11 +25,21 @@ export function useRequestContext(deps: {
   services: RequestServices;
   authenticate: Authenticate;
   schema: GraphQLSchema;
+  /** The class of the contexts the doors hand the pipeline (made in full by its constructor). */
+  DoorContext: DoorContextClass;
 }): Plugin<PipelineContext> {
   const isPublic = publicOperations(deps.schema);
+  const { DoorContext, services } = deps;
   return {
     onContextBuilding({ context }) {
-      buildContext(context, deps.services);
+      // What yoga serves itself (a GET, GraphiQL, a document it refuses) comes with yoga's own context
+      // object: it gets the same fields, in place. Rare, so the copying costs nothing that matters.
+      if (!(context instanceof DoorContext))
+        Object.assign(
+          context,
+          services,
+          new DoorContext({ req: context.req, res: context.res, door: 'graphql' }),
+        );
     },
     onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue;
@@ -53,68 +63,6 @@ export function useRequestContext(deps: {
         );
     },
   };
-}
-
-/** Services made by hand (tests) name no policy: development's. */
-const DEVELOPMENT_COOKIE = sessionCookiePolicy({ isProduction: false });
-
-/**
- * A REST or MCP operation's initial context, every field of an execution's context declared up front
- * (undefined until buildContext fills it): filling the fields of one fixed shape costs V8 nothing,
- * while adding them to a plain object made a new hidden class per request (measured as a large share
- * of the pipeline's cost on a cached read: bench/BASELINE.md, "Figures the code's comments relied on").
- */
-export class DoorContext implements Partial<PipelineContext> {
-  req: DoorRequest['req'];
-  res: DoorRequest['res'];
-  door: DoorRequest['door'];
-  idempotencyKey: string | undefined;
-  prisma = undefined;
-  now = undefined;
-  invalidateAuth = undefined;
-  loginThrottle = undefined;
-  webhooks = undefined;
-  storeChanged = undefined;
-  sessionCookiePolicy = undefined;
-  principal = undefined;
-  requestId = undefined;
-  clientAddress = undefined;
-  userAgent = undefined;
-  sessionCookie = undefined;
-  log = undefined;
-  requestedCost: number | undefined = undefined;
-  idempotentReplay = undefined;
-
-  constructor(request: DoorRequest) {
-    this.req = request.req;
-    this.res = request.res;
-    this.door = request.door;
-    this.idempotencyKey = request.idempotencyKey;
-    this.requestedCost = request.requestedCost;
-  }
-}
-
-/**
- * Adds the resolvers' Context to the door's initial context object, in place (envelop hands that
- * object on). Each field is written out: Object.assign of the services cost ~25 times as much.
- */
-function buildContext(context: Partial<PipelineContext>, services: RequestServices): void {
-  const { req } = context as PipelineContext;
-  const state = req.state;
-  context.door ??= 'graphql';
-  context.prisma = services.prisma;
-  context.now = services.now;
-  context.invalidateAuth = services.invalidateAuth;
-  context.loginThrottle = services.loginThrottle;
-  context.webhooks = services.webhooks;
-  context.storeChanged = services.storeChanged;
-  context.sessionCookiePolicy = services.sessionCookiePolicy;
-  context.principal = state.principal;
-  context.requestId = state.requestId;
-  context.clientAddress = state.clientAddress;
-  context.userAgent = req.headers['user-agent'];
-  context.sessionCookie = sessionCookieOf(req, services.sessionCookiePolicy ?? DEVELOPMENT_COOKIE);
-  context.log = state.log;
 }
 
 /** An authentication or admission failure before execution: its code, and its HTTP status too. */

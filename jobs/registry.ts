@@ -1,0 +1,80 @@
+import type { Task, TaskList } from 'graphile-worker';
+import type { Pool } from 'pg';
+import type { PrismaClient } from '../prisma/generated/client/client';
+import type { SecretBox } from '../src/auth/secret-box';
+import type { WebhookHttpClient } from '../src/outbound-http/http-client';
+import { schedules, type TaskName, taskNames } from '../src/task-catalog';
+import type { UsageMeter } from '../src/usage/meter';
+import type { DeliveryDeps } from '../src/webhook-delivery/attempt';
+import { createFanOut } from '../src/webhook-delivery/fan-out';
+import { createAttemptRecorder } from '../src/webhook-delivery/record';
+import { makeDeliverWebhook } from './tasks/deliver_webhook';
+import { makeFanOutEvent } from './tasks/fan_out_event';
+import { makeFlushUsage } from './tasks/flush_usage';
+import { pruneExpired } from './tasks/prune_expired';
+import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
+import { type Mailer, makeSendEmail } from './tasks/send_email';
+import { makeSweepWebhookDeliveries } from './tasks/sweep_webhook_deliveries';
+
+/** What the webhook tasks need; tests inject the HTTP client (a test CA), the mailer, clock and randomness. */
+export interface WebhookWorkerOptions {
+  secrets: SecretBox;
+  httpClient: WebhookHttpClient;
+  mailer: Mailer;
+  timeoutMs: number;
+  leaseSeconds: number;
+  sweepIntervalMs: number;
+  logRetentionDays: number;
+  now?: () => Date;
+  random?: () => number;
+}
+
+/** What the tasks are made from: the process's database handles and usage meter, the webhook options. */
+export interface TaskDeps {
+  prisma: PrismaClient;
+  pool: Pool;
+  /** The process's own meter: flush_usage moves what it counted. */
+  usageMeter: UsageMeter;
+  webhooks: WebhookWorkerOptions;
+}
+
+interface Made extends TaskDeps {
+  now: () => Date;
+  /** One for fan-out and attempts alike, so their records share statements when the worker is busy. */
+  delivery: DeliveryDeps;
+}
+
+/** Each task of src/task-catalog.ts from its file in jobs/tasks/; a name missing here, or unknown, fails tsc. */
+const makers: { [name in TaskName]: (deps: Made) => Task } = {
+  deliver_webhook: ({ delivery }) => makeDeliverWebhook(delivery),
+  fan_out_event: ({ delivery }) => makeFanOutEvent(delivery),
+  flush_usage: ({ usageMeter, prisma }) => makeFlushUsage(usageMeter, prisma),
+  prune_expired: () => pruneExpired,
+  prune_webhook_deliveries: ({ prisma, webhooks, now }) =>
+    makePruneWebhookDeliveries({ prisma, retentionDays: webhooks.logRetentionDays, now }),
+  send_email: ({ webhooks }) => makeSendEmail(webhooks.mailer),
+  sweep_webhook_deliveries: ({ prisma, webhooks, now }) =>
+    makeSweepWebhookDeliveries({ prisma, leaseSeconds: webhooks.leaseSeconds, now }),
+};
+
+/** The worker's task list: every task of the catalog, made once from `deps`. */
+export function taskList(deps: TaskDeps): TaskList {
+  const { pool, webhooks } = deps;
+  const now = webhooks.now ?? (() => new Date());
+  const delivery: DeliveryDeps = {
+    pool,
+    recorder: createAttemptRecorder(pool),
+    fanOut: createFanOut(pool, { now, leaseSeconds: webhooks.leaseSeconds }),
+    secrets: webhooks.secrets,
+    httpClient: webhooks.httpClient,
+    timeoutMs: webhooks.timeoutMs,
+    leaseSeconds: webhooks.leaseSeconds,
+    now,
+    random: webhooks.random ?? Math.random,
+  };
+  const made: Made = { ...deps, now, delivery };
+  return Object.fromEntries(taskNames.map((name) => [name, makers[name](made)]));
+}
+
+/** The crontab of the catalog's schedules. `max=1`: a periodic run that failed waits for its next slot. */
+export const crontab = schedules.map(({ name, schedule }) => `${schedule} ${name} ?max=1`).join('\n');
