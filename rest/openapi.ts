@@ -13,7 +13,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { errorCodes } from '../src/errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/resources/pagination/page';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/page-size';
 import { type CompiledRoute, compileRoutes } from './compile';
 import { exampleOf } from './openapi-examples';
 import type { RestRoute } from './route';

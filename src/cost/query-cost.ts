@@ -15,7 +15,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { declaredListSize } from '../field-extensions';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../resources/pagination/page';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../page-size';
 import type { CostDecision } from './budget';
 
 /**

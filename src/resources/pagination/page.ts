@@ -1,9 +1,7 @@
 import { type ErrorDetail, validationError } from '../../errors';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../page-size';
 
 /** docs/design.md "Pagination": page ≥ 1 (default 1), limit 1…100 (default 25), sortDirection asc|desc (default desc). */
-export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
-
 export type SortDirection = 'asc' | 'desc';
 
 export interface PageArgs<SortField extends string> {
