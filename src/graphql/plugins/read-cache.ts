@@ -59,7 +59,7 @@ export function useReadCache(schema: GraphQLSchema, readCache: ReadCache): Plugi
           },
         };
       };
-      // An API key's admission read the version already; a session's or an MCP call's reads it now.
+      // Admission read the version already (a key's or a session's cacheable read); an MCP call's is read now.
       if (state.dataVersion !== undefined) return look(state.dataVersion);
       return readCache.version(principal.storeId).then((version) => {
         state.dataVersion = version;
