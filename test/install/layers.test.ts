@@ -27,13 +27,15 @@ function roomOf(file: string): string {
 
 function resolve(from: string, specifier: string): string | undefined {
   const base = path.normalize(path.join(path.dirname(from), specifier));
-  return ['', '.ts', '.mts', '.js', '/index.ts'].map((ext) => base + ext).find((candidate) => {
-    try {
-      return statSync(path.join(root, candidate)).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return ['', '.ts', '.mts', '.js', '/index.ts']
+    .map((ext) => base + ext)
+    .find((candidate) => {
+      try {
+        return statSync(path.join(root, candidate)).isFile();
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** room → rooms it imports, with one import naming each arrow. */
