@@ -98,8 +98,26 @@ export async function signIn(page: Page, server: TestServer, email: string, pass
   await page.getByRole('navigation', { name: 'Sections' }).waitFor();
 }
 
-/** Follows a link of the navigation landmark and waits for the page's heading. */
+/** A phone's screen (an iPhone 14's CSS pixels, touch): `inBrowser(browser, name, steps, PHONE)`. */
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
+
+/**
+ * Follows a link of the navigation landmark and waits for the page's heading. On a narrow screen the
+ * navigation is folded behind the "Menu" button, which is pressed first.
+ */
 export async function openSection(page: Page, link: string, heading = link) {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (
+    (await menu.count()) > 0 &&
+    (await menu.isVisible()) &&
+    (await menu.getAttribute('aria-expanded')) !== 'true'
+  )
+    await menu.click();
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: link }).click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
