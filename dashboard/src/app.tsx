@@ -1,19 +1,25 @@
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { Provider } from 'urql';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { createClient } from './client';
+import { useFoldedMenu } from './components/folded-menu';
 import { Loading } from './components/ui';
-import { AuditPage } from './pages/audit';
-import { CustomerPage, CustomersPage } from './pages/customers';
-import { DeliveryPage } from './pages/delivery';
-import { EndpointPage } from './pages/endpoint';
-import { KeysPage } from './pages/keys';
-import { OrderPage, OrdersPage } from './pages/orders';
-import { OverviewPage } from './pages/overview';
-import { ProductsPage } from './pages/products';
+import { lazyPage } from './lazy-page';
 import { SignInPage } from './pages/sign-in';
-import { WebhooksPage } from './pages/webhooks';
 import { useSession } from './session';
+
+// Every page but sign-in loads when first opened (lazy-page.ts): one line per page.
+const AuditPage = lazyPage(() => import('./pages/audit'), 'AuditPage');
+const CustomerPage = lazyPage(() => import('./pages/customers'), 'CustomerPage');
+const CustomersPage = lazyPage(() => import('./pages/customers'), 'CustomersPage');
+const DeliveryPage = lazyPage(() => import('./pages/delivery'), 'DeliveryPage');
+const EndpointPage = lazyPage(() => import('./pages/endpoint'), 'EndpointPage');
+const KeysPage = lazyPage(() => import('./pages/keys'), 'KeysPage');
+const OrderPage = lazyPage(() => import('./pages/orders'), 'OrderPage');
+const OrdersPage = lazyPage(() => import('./pages/orders'), 'OrdersPage');
+const OverviewPage = lazyPage(() => import('./pages/overview'), 'OverviewPage');
+const ProductsPage = lazyPage(() => import('./pages/products'), 'ProductsPage');
+const WebhooksPage = lazyPage(() => import('./pages/webhooks'), 'WebhooksPage');
 
 const sections = [
   ['/', 'Overview'],
@@ -30,6 +36,7 @@ export function App() {
   const { session, signOut, expired } = useSession();
   const client = useMemo(() => createClient(expired), [expired]);
   const [location] = useLocation();
+  const menu = useFoldedMenu('main');
   if (session === undefined) return <Loading what="your session" />;
   if (session === null)
     return (
@@ -46,6 +53,7 @@ export function App() {
         Skip to content
       </a>
       <header className="top">
+        <button {...menu.button}>Menu</button>
         <span className="store">
           {session.store.name} <span className="plan">{session.store.plan}</span>
         </span>
@@ -57,7 +65,7 @@ export function App() {
         </span>
       </header>
       <div className="layout">
-        <nav aria-label="Sections">
+        <nav aria-label="Sections" {...menu.nav}>
           <ul>
             {sections.map(([href, label]) => {
               const current = href === '/' ? location === '/' : location.startsWith(href);
@@ -71,29 +79,31 @@ export function App() {
             })}
           </ul>
         </nav>
-        <main id="main">
-          <Switch>
-            <Route path="/" component={OverviewPage} />
-            <Route path="/products" component={ProductsPage} />
-            <Route path="/orders" component={OrdersPage} />
-            <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
-            <Route path="/customers" component={CustomersPage} />
-            <Route path="/customers/:id">{(params) => <CustomerPage id={params.id} />}</Route>
-            <Route path="/keys" component={KeysPage} />
-            <Route path="/webhooks" component={WebhooksPage} />
-            <Route path="/webhooks/:id">{(params) => <EndpointPage id={params.id} />}</Route>
-            <Route path="/webhooks/:id/deliveries/:deliveryId">
-              {(params) => <DeliveryPage endpointId={params.id} id={params.deliveryId} />}
-            </Route>
-            <Route path="/audit" component={AuditPage} />
-            <Route path="/sign-in">
-              <Redirect to="/" />
-            </Route>
-            <Route>
-              <h1>Not found</h1>
-              <p>There is no page here.</p>
-            </Route>
-          </Switch>
+        <main id="main" tabIndex={-1}>
+          <Suspense fallback={<Loading what="the page" />}>
+            <Switch>
+              <Route path="/" component={OverviewPage} />
+              <Route path="/products" component={ProductsPage} />
+              <Route path="/orders" component={OrdersPage} />
+              <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
+              <Route path="/customers" component={CustomersPage} />
+              <Route path="/customers/:id">{(params) => <CustomerPage id={params.id} />}</Route>
+              <Route path="/keys" component={KeysPage} />
+              <Route path="/webhooks" component={WebhooksPage} />
+              <Route path="/webhooks/:id">{(params) => <EndpointPage id={params.id} />}</Route>
+              <Route path="/webhooks/:id/deliveries/:deliveryId">
+                {(params) => <DeliveryPage endpointId={params.id} id={params.deliveryId} />}
+              </Route>
+              <Route path="/audit" component={AuditPage} />
+              <Route path="/sign-in">
+                <Redirect to="/" />
+              </Route>
+              <Route>
+                <h1>Not found</h1>
+                <p>There is no page here.</p>
+              </Route>
+            </Switch>
+          </Suspense>
         </main>
       </div>
     </Provider>

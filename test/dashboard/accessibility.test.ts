@@ -1,62 +1,53 @@
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, seedDemoStore } from '../../prisma/seed/demo-store';
 import type { TestServer } from '../helpers/server';
-import { inBrowser, launchBrowser, signIn, startDashboardServer } from './setup';
+import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, demoStoreWithDelivery } from './demo';
+import { DESKTOP, inBrowser, launchBrowser, PHONE, signIn, startDashboardServer } from './setup';
 
 /**
  * docs/design.md "The dashboard", quality: every page and dialog of the dashboard, on the demo store's data,
  * checked by axe-core (Deque's accessibility engine) against WCAG 2.1 A and AA: accessible names,
- * labels, landmarks, contrast, ARIA use. Any violation fails, with its rule and elements named.
+ * labels, landmarks, contrast, ARIA use. Any violation fails, with its rule and elements named. At a
+ * desktop's size and at a phone's (390×844), where the sections' menu is also checked open.
  */
 jest.setTimeout(180_000);
 
 let server: TestServer;
 let browser: Browser;
-let ids: { order: string; customer: string; endpoint: string; delivery: string };
+let ids: Awaited<ReturnType<typeof demoStoreWithDelivery>>;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
     startDashboardServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
     launchBrowser(),
   ]);
-  const seeded = await seedDemoStore(server.prisma);
-  const storeId = seeded.storeId;
-  const created = await server.send(
-    'POST',
-    '/api/v1/store/webhooks/endpoints',
-    { url: 'https://127.0.0.1:9/hooks', events: ['order.paid'] },
-    seeded.apiKey,
-  );
-  const endpoint = (await created.json()).data.id as string;
-  const event = await server.prisma.event.create({ data: { storeId, type: 'order.paid', data: {} } });
-  const delivery = await server.prisma.webhookDelivery.create({
-    data: {
-      storeId,
-      endpointId: endpoint,
-      eventId: event.id,
-      eventType: 'order.paid',
-      payload: '{}',
-      status: 'exhausted',
-    },
-  });
-  await server.prisma.webhookAttempt.create({
-    data: {
-      deliveryId: delivery.id,
-      number: 1,
-      status: 'exhausted',
-      httpStatus: 500,
-      durationMs: 42,
-      responseBody: 'no',
-    },
-  });
-  const order = await server.prisma.order.findFirstOrThrow({ where: { storeId, status: 'pending' } });
-  const customer = await server.prisma.customer.findFirstOrThrow({ where: { storeId } });
-  ids = { order: order.id, customer: customer.id, endpoint, delivery: delivery.id };
+  ids = await demoStoreWithDelivery(server);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
+
+/** Every page, one line each: its name and its address. */
+const pages = (): Array<[string, string]> => [
+  ['overview', '/'],
+  ['products', '/products'],
+  ['orders', '/orders'],
+  ['order', `/orders/${ids.order}`],
+  ['customers', '/customers'],
+  ['customer', `/customers/${ids.customer}`],
+  ['keys', '/keys'],
+  ['webhooks', '/webhooks'],
+  ['endpoint', `/webhooks/${ids.endpoint}`],
+  ['delivery', `/webhooks/${ids.endpoint}/deliveries/${ids.delivery}`],
+  ['audit', '/audit'],
+];
+
+/** Every dialog, one line each: the page it opens on and the button that opens it. */
+const dialogs = (): Array<[string, string]> => [
+  ['/keys', 'Create API key'],
+  ['/webhooks', 'Add endpoint'],
+  ['/products', 'New product'],
+];
 
 const AXE = require.resolve('axe-core/axe.min.js');
 
@@ -84,11 +75,14 @@ async function violations(page: Page): Promise<string[]> {
   );
 }
 
-it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
+it.each([
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+])('finds no WCAG 2.1 A/AA violation on any page or dialog at %s size', async (size, device) => {
   // The page's CSP admits only its own scripts; the test's axe is let in by the browser context.
   await inBrowser(
     browser,
-    'accessibility',
+    `accessibility-${size}`,
     async (page) => {
       const problems: Record<string, string[]> = {};
       const check = async (name: string) => {
@@ -106,20 +100,14 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
       );
       expect((await violations(page)).join('\n')).toContain('button-name');
       await page.evaluate(() => document.getElementById('nameless')?.remove());
-      const pages: Array<[string, string]> = [
-        ['overview', '/'],
-        ['products', '/products'],
-        ['orders', '/orders'],
-        ['order', `/orders/${ids.order}`],
-        ['customers', '/customers'],
-        ['customer', `/customers/${ids.customer}`],
-        ['keys', '/keys'],
-        ['webhooks', '/webhooks'],
-        ['endpoint', `/webhooks/${ids.endpoint}`],
-        ['delivery', `/webhooks/${ids.endpoint}/deliveries/${ids.delivery}`],
-        ['audit', '/audit'],
-      ];
-      for (const [name, path] of pages) {
+      const menu = page.getByRole('button', { name: 'Menu' });
+      if (size === 'phone') {
+        await menu.click();
+        await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').first().waitFor();
+        await check('menu open');
+        await page.keyboard.press('Escape');
+      } else expect(await menu.isVisible()).toBe(false);
+      for (const [name, path] of pages()) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
         await page
@@ -129,18 +117,15 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
           .catch(() => {});
         await check(name);
       }
-      for (const [path, button] of [
-        ['/keys', 'Create API key'],
-        ['/webhooks', 'Add endpoint'],
-        ['/products', 'New product'],
-      ] as const) {
+      for (const [path, button] of dialogs()) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByRole('button', { name: button }).click();
         await page.getByRole('dialog').waitFor();
+        await page.getByRole('dialog').getByRole('button').first().waitFor();
         await check(`${path} ${button} dialog`);
       }
       expect(problems).toEqual({});
     },
-    { bypassCSP: true },
+    { ...device, bypassCSP: true },
   );
 });

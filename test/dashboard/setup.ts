@@ -106,6 +106,9 @@ export const PHONE: BrowserContextOptions = {
   hasTouch: true,
 };
 
+/** A laptop's screen, for tests that run at both sizes (`[['desktop', DESKTOP], ['phone', PHONE]]`). */
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
 /**
  * Follows a link of the navigation landmark and waits for the page's heading. On a narrow screen the
  * navigation is folded behind the "Menu" button, which is pressed first.

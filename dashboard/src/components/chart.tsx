@@ -9,6 +9,9 @@ export interface Series {
   axis?: 'left' | 'right';
 }
 
+/** The canvas as wide as its container, never narrower than a small phone's column. */
+const widthOf = (element: HTMLElement) => Math.max(240, Math.floor(element.clientWidth || 640));
+
 const COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2'];
 
 /**
@@ -29,7 +32,7 @@ export function DailyChart(props: {
     const right = series.some((s) => s.axis === 'right');
     const chart = new uPlot(
       {
-        width: Math.max(320, element.clientWidth || 640),
+        width: widthOf(element),
         height: 220,
         scales: { x: { time: false }, ...(right ? { right: { auto: true } } : {}) },
         axes: [
@@ -66,7 +69,16 @@ export function DailyChart(props: {
       [days.map((_d, i) => i), ...series.map((s) => s.values)],
       element,
     );
-    return () => chart.destroy();
+    // The chart follows its container's width (a phone, a rotated phone, a resized window).
+    const resize = new ResizeObserver(() => {
+      const width = widthOf(element);
+      if (width !== chart.width) chart.setSize({ width, height: chart.height });
+    });
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      chart.destroy();
+    };
   }, [days, series, format]);
   return (
     <figure className="chart">

@@ -101,7 +101,8 @@ export function Dialog(props: {
         <RadixDialog.Overlay className="overlay" />
         <RadixDialog.Content className="dialog" aria-describedby={undefined}>
           <RadixDialog.Title>{props.title}</RadixDialog.Title>
-          {props.children}
+          {/* The body scrolls on a short screen; the title and the close button stay in view. */}
+          <div className="dialog-body">{props.children}</div>
           <RadixDialog.Close asChild>
             <button type="button" className="close" aria-label="Close">
               ×

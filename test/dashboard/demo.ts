@@ -1,0 +1,52 @@
+import { seedDemoStore } from '../../prisma/seed/demo-store';
+import type { TestServer } from '../helpers/server';
+
+export { DEMO_OWNER_EMAIL, DEMO_PASSWORD } from '../../prisma/seed/demo-store';
+
+/**
+ * The demo store (`npm start`'s data: months of orders, products, customers, a key) with one webhook
+ * endpoint and an exhausted delivery of it, so every page of the dashboard has something to show. The
+ * server must allow 127.0.0.1 as a webhook host (`WEBHOOK_ALLOWED_HOSTS`).
+ */
+export async function demoStoreWithDelivery(server: TestServer) {
+  const seeded = await seedDemoStore(server.prisma);
+  const storeId = seeded.storeId;
+  const created = await server.send(
+    'POST',
+    '/api/v1/store/webhooks/endpoints',
+    { url: 'https://127.0.0.1:9/hooks', events: ['order.paid'] },
+    seeded.apiKey,
+  );
+  const endpoint = (await created.json()).data.id as string;
+  const event = await server.prisma.event.create({ data: { storeId, type: 'order.paid', data: {} } });
+  const delivery = await server.prisma.webhookDelivery.create({
+    data: {
+      storeId,
+      endpointId: endpoint,
+      eventId: event.id,
+      eventType: 'order.paid',
+      payload: '{}',
+      status: 'exhausted',
+    },
+  });
+  await server.prisma.webhookAttempt.create({
+    data: {
+      deliveryId: delivery.id,
+      number: 1,
+      status: 'exhausted',
+      httpStatus: 500,
+      durationMs: 42,
+      responseBody: 'no',
+    },
+  });
+  const order = await server.prisma.order.findFirstOrThrow({ where: { storeId, status: 'pending' } });
+  const customer = await server.prisma.customer.findFirstOrThrow({ where: { storeId } });
+  return {
+    storeId,
+    apiKey: seeded.apiKey,
+    order: order.id,
+    customer: customer.id,
+    endpoint,
+    delivery: delivery.id,
+  };
+}

@@ -1,0 +1,318 @@
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server';
+import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, demoStoreWithDelivery } from './demo';
+import {
+  DESKTOP,
+  eventually,
+  expectText,
+  inBrowser,
+  launchBrowser,
+  openSection,
+  PHONE,
+  signIn,
+  startDashboardServer,
+  statusIn,
+} from './setup';
+
+/**
+ * docs/design.md "The dashboard" on a phone (390×844, touch) and at a desktop's size: every page opened
+ * through the navigation (behind "Menu" on the phone), no page scrolling sideways as a whole, every
+ * dialog inside the screen with its primary button pressable, and one real flow per page on the phone.
+ * Each page and dialog is saved to test-artifacts/dashboard/pages/<phone|desktop>-<name>.png to look at.
+ */
+jest.setTimeout(240_000);
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([
+    startDashboardServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
+    launchBrowser(),
+  ]);
+  await demoStoreWithDelivery(server);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+type Step = (page: Page) => Promise<void>;
+/** Follows the first link in the page's table (a list's first row) and waits for the next page's h1. */
+const firstRow =
+  (heading: string | RegExp): Step =>
+  async (page) => {
+    await page.getByRole('main').locator('tbody a').first().click();
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+const pendingOnly: Step = async (page) => {
+  await page.getByLabel('Status').selectOption('pending');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  const statuses = page.getByRole('main').locator('tbody .status');
+  await eventually(async () => (await statuses.allTextContents()).every((status) => status === 'pending'));
+};
+const steps =
+  (...all: Step[]): Step =>
+  async (page) => {
+    for (const step of all) await step(page);
+  };
+
+/** Every page, one line each: its name, the section (link and h1) it is in, the steps from there. */
+const PAGES: Array<[name: string, section: string, then?: Step]> = [
+  ['overview', 'Overview'],
+  ['products', 'Products'],
+  ['orders', 'Orders'],
+  ['order', 'Orders', steps(pendingOnly, firstRow(/^Order #/))],
+  ['customers', 'Customers'],
+  ['customer', 'Customers', firstRow(/./)],
+  ['keys', 'API keys'],
+  ['webhooks', 'Webhooks'],
+  ['endpoint', 'Webhooks', firstRow('Webhook endpoint')],
+  ['delivery', 'Webhooks', steps(firstRow('Webhook endpoint'), firstRow(/^Delivery of/))],
+  ['audit', 'Audit log'],
+];
+
+type Name = string | RegExp;
+/**
+ * Every dialog, one line each: its name, the page it opens on, the button that opens it, the dialog's
+ * title and its primary button (checked pressable, not pressed: the flows below press them for real).
+ */
+const DIALOGS: Array<[name: string, page: string, open: Name, title: Name, primary: string]> = [
+  ['new-product', 'products', 'New product', 'New product', 'Create product'],
+  ['edit-product', 'products', /^Edit /, /^Edit /, 'Save product'],
+  ['delete-product', 'products', /^Delete /, /^Delete .*\?$/, 'Delete product'],
+  ['cancel-order', 'order', 'Cancel order', /^Cancel order/, 'Cancel order'],
+  ['create-key', 'keys', 'Create API key', 'Create API key', 'Create key'],
+  ['rotate-key', 'keys', /^Rotate /, /^Rotate /, 'Rotate key'],
+  ['revoke-key', 'keys', /^Revoke /, /^Revoke .*\?$/, 'Revoke key'],
+  ['add-endpoint', 'webhooks', 'Add endpoint', 'Add endpoint', 'Add endpoint'],
+  ['rotate-secret', 'endpoint', 'Rotate secret', 'Rotate signing secret', 'Rotate secret'],
+  ['delete-endpoint', 'endpoint', 'Delete endpoint', 'Delete this endpoint?', 'Delete endpoint'],
+];
+
+const SIZES: Array<[string, BrowserContextOptions]> = [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+];
+
+const shot = (page: Page, size: string, name: string) =>
+  page.screenshot({ path: `test-artifacts/dashboard/pages/${size}-${name}.png`, fullPage: true });
+
+/** Opens a page of PAGES through the navigation, as a person would. */
+async function open(page: Page, name: string) {
+  const entry = PAGES.find(([pageName]) => pageName === name);
+  if (!entry) throw new Error(`no page ${name} in PAGES`);
+  const [, section, then] = entry;
+  await openSection(page, section);
+  await then?.(page);
+  await eventually(async () => (await page.locator('main [role=status]').count()) === 0);
+}
+
+/** The document is no wider than the screen: nothing makes the whole page scroll sideways. */
+async function expectNoSidewaysScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+/** The element's box lies inside the viewport. */
+async function expectInsideViewport(page: Page, locator: Locator) {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport) throw new Error('no box or viewport');
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+  expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+}
+
+describe.each(SIZES)('at %s size', (size, device) => {
+  const signedIn = (name: string, steps: (page: Page) => Promise<void>) =>
+    inBrowser(
+      browser,
+      `${size}-${name}`,
+      async (page) => {
+        await signIn(page, server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
+        await steps(page);
+      },
+      device,
+    );
+
+  it('opens every page through the navigation: its h1 shown, the page never wider than the screen', async () => {
+    await signedIn('pages', async (page) => {
+      for (const [name] of PAGES) {
+        await open(page, name);
+        const h1 = page.getByRole('heading', { level: 1 });
+        expect(await h1.count()).toBe(1);
+        expect(await h1.isVisible()).toBe(true);
+        await expectNoSidewaysScroll(page);
+        await shot(page, size, name);
+      }
+    });
+  });
+
+  it('fits every dialog inside the screen, with its primary button pressable', async () => {
+    await signedIn('dialogs', async (page) => {
+      for (const [name, on, opener, title, primaryName] of DIALOGS) {
+        await open(page, on);
+        await page.getByRole('button', { name: opener }).first().click();
+        const dialog = page.getByRole('dialog', { name: title });
+        await dialog.waitFor();
+        await expectInsideViewport(page, dialog);
+        const primary = dialog.getByRole('button', { name: primaryName, exact: true });
+        await primary.scrollIntoViewIfNeeded();
+        await expectInsideViewport(page, primary);
+        await primary.click({ trial: true });
+        await expectInsideViewport(page, dialog.getByRole('button', { name: 'Close' }));
+        await expectNoSidewaysScroll(page);
+        await page.screenshot({ path: `test-artifacts/dashboard/pages/${size}-dialog-${name}.png` });
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+      }
+    });
+  });
+});
+
+describe('on a phone', () => {
+  const onPhone = (name: string, steps: (page: Page) => Promise<void>) =>
+    inBrowser(
+      browser,
+      `phone-${name}`,
+      async (page) => {
+        await signIn(page, server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
+        await steps(page);
+      },
+      PHONE,
+    );
+
+  it('folds the sections behind "Menu": a link or Escape closes it, Escape gives focus back to the button', async () => {
+    await onPhone('menu', async (page) => {
+      const menu = page.getByRole('button', { name: 'Menu' });
+      const nav = page.getByRole('navigation', { name: 'Sections' });
+      const links = page.locator(`[id="${await menu.getAttribute('aria-controls')}"]`).getByRole('link');
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await links.first().isVisible()).toBe(false);
+
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      expect(await nav.getByRole('link', { name: 'Products' }).isVisible()).toBe(true);
+      await shot(page, 'phone', 'menu');
+      await nav.getByRole('link', { name: 'Products' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Products' }).waitFor();
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await links.first().isVisible()).toBe(false);
+
+      await menu.click();
+      await nav.getByRole('link', { name: 'Orders' }).focus();
+      await page.keyboard.press('Escape');
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await menu.evaluate((button) => button === document.activeElement)).toBe(true);
+
+      // The header (store, plan, who, Sign out) takes at most two lines.
+      const header = await page.getByRole('banner').boundingBox();
+      expect(header?.height).toBeLessThanOrEqual(2 * 60);
+      expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+    });
+  });
+
+  it('makes every button at least 44 px in both directions (touch targets) on every page', async () => {
+    await onPhone('touch-targets', async (page) => {
+      for (const [name] of PAGES) {
+        await open(page, name);
+        const small = await page.evaluate(() =>
+          [...document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio])')]
+            .filter((element) => (element as HTMLElement).offsetParent !== null)
+            .map((element) => ({ element, box: element.getBoundingClientRect() }))
+            .filter(({ box }) => box.height < 44 || box.width < 44)
+            .map(
+              ({ element }) => element.getAttribute('aria-label') ?? element.textContent ?? element.tagName,
+            ),
+        );
+        expect([name, small]).toEqual([name, []]);
+      }
+    });
+  });
+
+  it('creates a product', async () => {
+    await onPhone('product-flow', async (page) => {
+      await open(page, 'products');
+      await page.getByRole('button', { name: 'New product' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New product' });
+      await dialog.getByLabel('Name').fill('Pocket Torch');
+      await dialog.getByLabel(/^Price/).fill('20');
+      await dialog.getByLabel('Stock').fill('3');
+      await dialog.getByRole('button', { name: 'Create product' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByLabel('Search').fill('Pocket Torch');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('row', { name: /Pocket Torch/ }).waitFor();
+      await expectNoSidewaysScroll(page);
+    });
+  });
+
+  it('moves an order through a transition', async () => {
+    await onPhone('order-flow', async (page) => {
+      await open(page, 'order');
+      const actions = page.getByRole('region', { name: 'Order actions' });
+      await actions.getByRole('button', { name: 'Mark paid' }).click();
+      await statusIn(page.getByRole('main').locator('p').first(), 'paid');
+      await actions.getByRole('button', { name: 'Mark fulfilled' }).waitFor();
+    });
+  });
+
+  it('creates an API key and shows its secret once, inside the screen', async () => {
+    await onPhone('key-flow', async (page) => {
+      await open(page, 'keys');
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create API key' });
+      await dialog.getByLabel('Name').fill('Phone reader');
+      await dialog.getByLabel('Orders READ').check();
+      await dialog.getByRole('button', { name: 'Create key' }).click();
+      const shown = page.getByRole('dialog', { name: 'API key Phone reader created' });
+      const secret = shown.getByLabel('Your new API key');
+      expect(await secret.inputValue()).toMatch(/^tt_[0-9a-f]{64}$/);
+      await expectInsideViewport(page, shown);
+      await expectInsideViewport(page, shown.getByRole('button', { name: 'Copy' }));
+      await shot(page, 'phone', 'key-secret');
+      await shown.getByRole('button', { name: 'Done' }).click();
+      await expectText(page.getByRole('row', { name: /Phone reader/ }), 'active');
+    });
+  });
+
+  it('adds a webhook endpoint and shows its signing secret', async () => {
+    await onPhone('endpoint-flow', async (page) => {
+      await open(page, 'webhooks');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add endpoint' });
+      await dialog.getByLabel('URL').fill('https://127.0.0.1:9/phone');
+      await dialog.getByLabel('order.placed').check();
+      await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+      const added = page.getByRole('dialog', { name: 'Endpoint added' });
+      expect(await added.getByLabel('Signing secret').inputValue()).toMatch(/^whsec_/);
+      await expectInsideViewport(page, added);
+      await added.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('link', { name: 'https://127.0.0.1:9/phone' }).waitFor();
+      await expectNoSidewaysScroll(page);
+    });
+  });
+});
+
+it('shows the sections at a desktop size, with no Menu button', async () => {
+  await inBrowser(
+    browser,
+    'desktop-menu',
+    async (page) => {
+      await signIn(page, server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
+      expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Sections' })
+          .getByRole('link', { name: 'Orders' })
+          .isVisible(),
+      ).toBe(true);
+    },
+    DESKTOP,
+  );
+});
