@@ -95,7 +95,10 @@ export async function signIn(page: Page, server: TestServer, email: string, pass
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+  // Attached, not visible: on a phone the navigation is folded behind "Menu".
+  await page
+    .getByRole('navigation', { name: 'Sections', includeHidden: true })
+    .waitFor({ state: 'attached' });
 }
 
 /** A phone's screen (an iPhone 14's CSS pixels, touch): `inBrowser(browser, name, steps, PHONE)`. */
