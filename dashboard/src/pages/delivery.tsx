@@ -107,7 +107,8 @@ function Delivery({ endpointId, id, session }: { endpointId: string; id: string;
         </p>
       ) : null}
       <ErrorAlert error={resend.error} />
-      <section aria-labelledby="attempts">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways on a phone takes focus, so the keyboard can scroll it */}
+      <section aria-labelledby="attempts" tabIndex={0}>
         <h2 id="attempts">Attempts</h2>
         {delivery.attempts.length === 0 ? (
           <p className="empty">No attempt yet.</p>

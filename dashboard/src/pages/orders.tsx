@@ -201,7 +201,8 @@ export function OrderPage({ id }: { id: string }) {
         <Status value={order.status} />
       </p>
       {session && can(session, 'ORDERS', 'UPDATE') ? <Transitions order={order} /> : null}
-      <section aria-labelledby="lines">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways on a phone takes focus, so the keyboard can scroll it */}
+      <section aria-labelledby="lines" tabIndex={0}>
         <h2 id="lines">Lines</h2>
         <table>
           <thead>
