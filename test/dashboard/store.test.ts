@@ -200,6 +200,9 @@ it('signs out on the server (the old cookie is refused), and an ended session go
   const staff = await addStaff(server, shop.storeId, 'ADMIN');
   await inBrowser(browser, 'session-ended', async (page) => {
     await signIn(page, server, staff.email);
+    // The overview (a lazy page) has loaded and asked for its data while the session was alive.
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.waitForLoadState('networkidle');
     await server.prisma.session.updateMany({
       where: { staffUserId: staff.staffId },
       data: { revokedAt: new Date() },

@@ -1,33 +1,24 @@
-import { type MouseEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useCallback, useId, useRef, useState } from 'react';
 
 /**
  * The sections' navigation folded behind a "Menu" button on a narrow screen (styles.css shows the
  * button and hides the closed navigation below 760px; at desktop sizes the button is not displayed and
- * the navigation always is). Following a link closes it and puts focus on the page; Escape closes it and
- * gives focus back to the button.
+ * the navigation always is). A disclosure, not a modal: following a link closes it and puts focus on
+ * the page; Escape, from the button or inside the navigation, closes it and gives focus to the button.
  */
 export function useFoldedMenu(mainId: string) {
   const [open, setOpen] = useState(false);
   const navId = useId();
   const button = useRef<HTMLButtonElement>(null);
-  const close = useCallback(
-    (focus: 'button' | 'main') => {
+  const onKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLElement>) => {
+      if (!open || event.key !== 'Escape') return;
       setOpen(false);
-      if (focus === 'button') button.current?.focus();
-      else document.getElementById(mainId)?.focus({ preventScroll: true });
+      button.current?.focus();
     },
-    [mainId],
+    [open],
   );
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') close('button');
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [open, close]);
   return {
-    open,
     button: {
       ref: button,
       type: 'button' as const,
@@ -35,12 +26,16 @@ export function useFoldedMenu(mainId: string) {
       'aria-expanded': open,
       'aria-controls': navId,
       onClick: () => setOpen((was) => !was),
+      onKeyDown,
     },
     nav: {
       id: navId,
       className: open ? 'open' : undefined,
+      onKeyDown,
       onClick: (event: MouseEvent<HTMLElement>) => {
-        if (open && (event.target as HTMLElement).closest('a')) close('main');
+        if (!open || !(event.target as HTMLElement).closest('a')) return;
+        setOpen(false);
+        document.getElementById(mainId)?.focus({ preventScroll: true });
       },
     },
   };
