@@ -108,13 +108,14 @@ async function open(page: Page, name: string) {
   await eventually(async () => (await page.locator('main [role=status]').count()) === 0);
 }
 
-/** The document is no wider than the screen: nothing makes the whole page scroll sideways. */
+/**
+ * The document is no wider than the screen: nothing makes the whole page scroll sideways. Measured
+ * against the screen's width, not `innerWidth`: a mobile browser widens its layout viewport to fit
+ * content that overflows, so `innerWidth` grows with the fault.
+ */
 async function expectNoSidewaysScroll(page: Page) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
 }
 
 /** The element's box lies inside the viewport. */
