@@ -154,6 +154,21 @@ describe.each(SIZES)('at %s size', (size, device) => {
     });
   });
 
+  it('shows sign-in inside the screen', async () => {
+    await inBrowser(
+      browser,
+      `${size}-sign-in`,
+      async (page) => {
+        await page.goto(`${server.baseUrl}/`);
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        await expectInsideViewport(page, page.getByRole('button', { name: 'Sign in' }));
+        await expectNoSidewaysScroll(page);
+        await shot(page, size, 'sign-in');
+      },
+      device,
+    );
+  });
+
   it('fits every dialog inside the screen, with its primary button pressable', async () => {
     await signedIn('dialogs', async (page) => {
       for (const [name, on, opener, title, primaryName] of DIALOGS) {
@@ -233,6 +248,20 @@ describe('on a phone', () => {
         );
         expect([name, small]).toEqual([name, []]);
       }
+    });
+  });
+
+  it('draws the overview charts as wide as the page, and redraws them when the screen turns', async () => {
+    await onPhone('charts', async (page) => {
+      await open(page, 'overview');
+      const canvas = page.locator('.chart canvas').first();
+      await canvas.waitFor();
+      const width = async () => (await canvas.boundingBox())?.width ?? 0;
+      const column = async () => (await page.locator('.chart').first().boundingBox())?.width ?? 0;
+      expect(await width()).toBeLessThanOrEqual(await column());
+      expect(await width()).toBeGreaterThan((await column()) - 40);
+      await page.setViewportSize({ width: 700, height: 390 });
+      await eventually(async () => (await width()) > 600 && (await width()) <= (await column()));
     });
   });
 

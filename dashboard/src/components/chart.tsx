@@ -10,7 +10,8 @@ export interface Series {
 }
 
 /** The canvas as wide as its container, never narrower than a small phone's column. */
-const widthOf = (element: HTMLElement) => Math.max(240, Math.floor(element.clientWidth || 640));
+const widthOf = (element: HTMLElement) =>
+  Math.max(240, Math.floor(element.getBoundingClientRect().width || 640));
 
 const COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2'];
 
