@@ -82,7 +82,7 @@ it('creates a product: a missing name shows beside the field, then a valid one i
     await openSection(page, 'Products');
     await page.getByRole('button', { name: 'New product' }).click();
     const dialog = page.getByRole('dialog', { name: 'New product' });
-    await dialog.getByLabel('Price (minor units, e.g. cents)').fill('1999');
+    await dialog.getByLabel('Price (USD)').fill('19.99');
     await dialog.getByRole('button', { name: 'Create product' }).click();
     const name = dialog.getByLabel('Name');
     await eventually(async () => (await name.getAttribute('aria-invalid')) === 'true');
