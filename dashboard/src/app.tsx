@@ -4,6 +4,7 @@ import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { createClient } from './client';
 import { Loading } from './components/ui';
 import { AuditPage } from './pages/audit';
+import { CouponsPage } from './pages/coupons';
 import { CustomerPage, CustomersPage } from './pages/customers';
 import { DeliveryPage } from './pages/delivery';
 import { EndpointPage } from './pages/endpoint';
@@ -20,6 +21,7 @@ const sections = [
   ['/products', 'Products'],
   ['/orders', 'Orders'],
   ['/customers', 'Customers'],
+  ['/coupons', 'Coupons'],
   ['/keys', 'API keys'],
   ['/webhooks', 'Webhooks'],
   ['/audit', 'Audit log'],
@@ -79,6 +81,7 @@ export function App() {
             <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
             <Route path="/customers" component={CustomersPage} />
             <Route path="/customers/:id">{(params) => <CustomerPage id={params.id} />}</Route>
+            <Route path="/coupons" component={CouponsPage} />
             <Route path="/keys" component={KeysPage} />
             <Route path="/webhooks" component={WebhooksPage} />
             <Route path="/webhooks/:id">{(params) => <EndpointPage id={params.id} />}</Route>
