@@ -91,7 +91,7 @@ it('creates a product: a missing name shows beside the field, then a valid one i
     await openSection(page, 'Products');
     await page.getByRole('button', { name: 'New product' }).click();
     const dialog = page.getByRole('dialog', { name: 'New product' });
-    await dialog.getByLabel('Price (USD)').fill('19.99');
+    await dialog.getByLabel('Price (USD)', { exact: true }).fill('19.99');
     await dialog.getByRole('button', { name: 'Create product' }).click();
     const name = dialog.getByLabel('Name');
     await eventually(async () => (await name.getAttribute('aria-invalid')) === 'true');
