@@ -12,7 +12,7 @@ jest.setTimeout(180_000);
 
 let server: TestServer;
 let browser: Browser;
-let ids: { order: string; customer: string; endpoint: string; delivery: string };
+let ids: { order: string; customer: string; endpoint: string; delivery: string; coupon: string };
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
@@ -51,7 +51,8 @@ beforeAll(async () => {
   });
   const order = await server.prisma.order.findFirstOrThrow({ where: { storeId, status: 'pending' } });
   const customer = await server.prisma.customer.findFirstOrThrow({ where: { storeId } });
-  ids = { order: order.id, customer: customer.id, endpoint, delivery: delivery.id };
+  const coupon = await server.prisma.coupon.findFirstOrThrow({ where: { storeId } });
+  ids = { order: order.id, customer: customer.id, endpoint, delivery: delivery.id, coupon: coupon.id };
 });
 afterAll(async () => {
   await browser?.close();
@@ -113,6 +114,8 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
         ['order', `/orders/${ids.order}`],
         ['customers', '/customers'],
         ['customer', `/customers/${ids.customer}`],
+        ['coupons', '/coupons'],
+        ['orders by coupon', `/orders?coupon=${ids.coupon}`],
         ['keys', '/keys'],
         ['webhooks', '/webhooks'],
         ['endpoint', `/webhooks/${ids.endpoint}`],
@@ -133,6 +136,9 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
         ['/keys', 'Create API key'],
         ['/webhooks', 'Add endpoint'],
         ['/products', 'New product'],
+        ['/coupons', 'New coupon'],
+        ['/coupons', 'Edit SAVE15'],
+        ['/coupons', 'Delete SAVE15'],
       ] as const) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByRole('button', { name: button }).click();
