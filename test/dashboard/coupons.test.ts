@@ -183,6 +183,9 @@ it('works on a phone: a percent coupon, the server’s range message by its fiel
       await edit.getByLabel('Amount off (KWD)').fill('2.0005');
       await edit.getByRole('button', { name: 'Save coupon' }).click();
       await expectText(edit, 'at most 3 decimals for KWD');
+      await edit.getByLabel('Amount off (KWD)').fill('0');
+      await edit.getByRole('button', { name: 'Save coupon' }).click();
+      await expectText(edit, 'must be more than KWD\u00a00.000');
       expect((await couponOf(shop.key, 'SPRING')).type).toBe('percent');
       await edit.getByLabel('Amount off (KWD)').fill('2.5');
       await edit.getByRole('button', { name: 'Save coupon' }).click();

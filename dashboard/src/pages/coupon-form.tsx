@@ -3,6 +3,7 @@ import { MoneyField, useMoneyInput } from '../components/money-field';
 import { useAction } from '../components/mutation';
 import { Dialog, ErrorAlert, Field } from '../components/ui';
 import { graphql, type ResultOf } from '../graphql';
+import { formatMoney } from '../money';
 
 export const CouponFields = graphql(`
   fragment CouponRow on Coupon {
@@ -74,6 +75,8 @@ export function CouponForm(props: {
     const problems: Record<string, string> = {};
     if (type === 'percent' && (percent === undefined || percent === null))
       problems.value = 'enter a whole percent from 1 to 100';
+    if (type === 'fixed' && value === 0)
+      problems.value = `must be more than ${formatMoney(0, props.currency)}`;
     if (maxRedemptions === undefined) problems.maxRedemptions = 'must be a whole number';
     setLocal(problems);
     // Never send a wrong number: a field that does not parse keeps its message and nothing is sent.

@@ -152,10 +152,10 @@ function CouponFilter({ id }: { id: string }) {
   const readable = session ? can(session, 'COUPONS', 'READ') : false;
   const [result] = useQuery({ query: CouponCodeQuery, variables: { id }, pause: !readable });
   const code = result.data?.coupon?.code;
+  const named = code ?? (!readable ? 'chosen' : result.fetching ? '…' : 'no longer in the store');
   return (
     <p className="notice" role="note">
-      Orders with coupon <strong>{code ?? (result.fetching ? '…' : 'no longer in the store')}</strong>{' '}
-      <Link href="/orders">Show all orders</Link>
+      Orders with coupon <strong>{named}</strong> <Link href="/orders">Show all orders</Link>
     </p>
   );
 }
