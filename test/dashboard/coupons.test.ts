@@ -44,6 +44,21 @@ async function kuwaitShop() {
   return { ...shop, key, productId: (await product.json()).data.id as string };
 }
 
+/** An order placed through REST with the coupon: its redemption. */
+async function placeWithCoupon(
+  shop: { key: string; productId: string },
+  couponCode: string,
+  quantity: number,
+) {
+  const order = await server.send(
+    'POST',
+    '/api/v1/order',
+    { email: 'buyer@example.test', items: [{ productId: shop.productId, quantity }], couponCode },
+    shop.key,
+  );
+  expect(order.status).toBe(201);
+}
+
 /** The coupon as REST answers it (minor units). */
 const couponOf = async (key: string, code: string) =>
   (await (await server.request(`/api/v1/coupon?q=${code}`, { key })).json()).data[0];
@@ -108,17 +123,7 @@ it('creates a fixed KWD coupon, shows the server’s messages by their fields, i
     await again.waitFor({ state: 'detached' });
 
     // An order placed with the coupon through REST is its redemption; the link lists it.
-    const order = await server.send(
-      'POST',
-      '/api/v1/order',
-      {
-        email: 'buyer@example.test',
-        items: [{ productId: shop.productId, quantity: 1 }],
-        couponCode: 'welcome',
-      },
-      shop.key,
-    );
-    expect(order.status).toBe(201);
+    await placeWithCoupon(shop, 'welcome', 1);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Coupons' }).waitFor();
     await shot(page, 'desktop-coupons');
@@ -195,17 +200,7 @@ it('works on a phone: a percent coupon, the server’s range message by its fiel
         expect.objectContaining({ type: 'fixed', value: 2500 }),
       );
 
-      const order = await server.send(
-        'POST',
-        '/api/v1/order',
-        {
-          email: 'a@example.test',
-          items: [{ productId: shop.productId, quantity: 2 }],
-          couponCode: 'SPRING',
-        },
-        shop.key,
-      );
-      expect(order.status).toBe(201);
+      await placeWithCoupon(shop, 'SPRING', 2);
       await page.reload();
       await page.getByRole('heading', { level: 1, name: 'Coupons' }).waitFor();
       await shot(page, 'phone-coupons');

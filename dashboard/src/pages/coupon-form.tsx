@@ -3,6 +3,7 @@ import { MoneyField, useMoneyInput } from '../components/money-field';
 import { useAction } from '../components/mutation';
 import { Dialog, ErrorAlert, Field } from '../components/ui';
 import { graphql, type ResultOf } from '../graphql';
+import { isoFromLocal, localFromIso } from '../local-time';
 import { formatMoney } from '../money';
 
 export const CouponFields = graphql(`
@@ -26,16 +27,6 @@ const UpdateCoupon = graphql(
 
 export type Coupon = ResultOf<typeof CouponFields>;
 type CouponType = Coupon['type'];
-
-/** `2026-12-01T10:00` from a datetime-local field, in the browser's zone, as the API's DateTime. */
-const isoFromLocal = (value: string) => (value ? new Date(value).toISOString() : null);
-
-/** An API DateTime as a datetime-local field shows it, in the browser's zone. */
-function localFromIso(iso: string | null | undefined) {
-  if (!iso) return '';
-  const at = new Date(iso);
-  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-}
 
 /** A whole number typed in a field: null when empty, undefined when it is not one. */
 const wholeNumber = (text: string) => (text === '' ? null : /^\d+$/.test(text) ? Number(text) : undefined);
