@@ -1,9 +1,11 @@
 import type { TestServer } from '../helpers/server';
+import { callTool, connectMcp, resultOf } from '../mcp/client';
 import { client, makeProduct, makeShop, type Shop, startOrdersServer } from './setup';
 
 /**
  * README "Orders": `couponId` lists the orders that used a coupon (its redemptions), in GraphQL
- * (`orders`, `ordersConnection`) and REST (`GET /order/vendor?couponId=`), one filter for both.
+ * (`orders`, `ordersConnection`), REST (`GET /order/vendor?couponId=`) and MCP (`list_orders`), one
+ * filter for all three.
  */
 let server: TestServer;
 let shop: Shop;
@@ -70,4 +72,17 @@ it('another store’s coupon id finds nothing, in either store', async () => {
     c: otherCouponId,
   });
   expect(json.data.orders.items).toEqual([]);
+});
+
+it('MCP list_orders takes couponId too', async () => {
+  const mcp = await connectMcp(server, shop.key);
+  try {
+    const listed = resultOf<{ items: Array<{ number: number }> }>(
+      await callTool(mcp.client, 'list_orders', { couponId }),
+      'orders',
+    );
+    expect(listed.items.map((o) => o.number).sort()).toEqual(numbers.sort());
+  } finally {
+    await mcp.close();
+  }
 });
