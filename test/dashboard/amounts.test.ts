@@ -85,6 +85,8 @@ describe.each([
         expect(await productsOf(shop.key, 'Tea')).toEqual([]);
 
         await price.fill('1500');
+        // While typing, the field shows the amount as the store will show it.
+        await expectText(page.locator(`[id="${await price.getAttribute('aria-describedby')}"]`), '¥1,500');
         await dialog.getByRole('button', { name: 'Create product' }).click();
         await dialog.waitFor({ state: 'detached' });
         await expectText(page.getByRole('row', { name: /Tea set/ }), '¥1,500');

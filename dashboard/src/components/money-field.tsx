@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatAmount, parseMoney } from '../money';
+import { formatAmount, formatMoney, parseMoney } from '../money';
 import { Field } from './ui';
 
 /** What a money field holds: the text as typed, and a read that answers minor units or says why not. */
@@ -9,6 +9,8 @@ export interface MoneyInput {
   setText(text: string): void;
   /** The client's message when the text is no amount of the currency. */
   message: string | null;
+  /** The typed amount as the store shows it (`$1,234.50`), while the text is one. */
+  preview: string | null;
   /**
    * Minor units (null when the optional field is empty), or undefined when the text is no amount: the
    * message then shows by the field and the form sends nothing.
@@ -31,12 +33,14 @@ export function useMoneyInput(
   const shown = (minor: number | null | undefined) => (minor == null ? '' : formatAmount(minor, currency));
   const [text, setTextState] = useState(shown(initial));
   const [message, setMessage] = useState<string | null>(null);
+  const parse = () => parseMoney(text, currency, undefined, { negative: options.negative });
+  const typed = text.trim() === '' ? null : parse();
   const read = () => {
     if (text.trim() === '' && !options.required) {
       setMessage(null);
       return null;
     }
-    const parsed = parseMoney(text, currency, undefined, { negative: options.negative });
+    const parsed = parse();
     setMessage(parsed.ok ? null : parsed.message);
     return parsed.ok ? parsed.minor : undefined;
   };
@@ -44,6 +48,7 @@ export function useMoneyInput(
     currency,
     text,
     message,
+    preview: typed?.ok ? formatMoney(typed.minor, currency) : null,
     read,
     check: () => void (text.trim() === '' ? setMessage(null) : read()),
     setText(next) {
@@ -59,7 +64,8 @@ export function useMoneyInput(
 
 /**
  * An amount typed in the store's currency: the label names it ("Price (USD)"), the keyboard is a
- * decimal one, and beside the field the client's message (not an amount) or else the server's.
+ * decimal one, and beside the field the client's message (not an amount) or else the server's, or
+ * else the amount as the store will show it.
  */
 export function MoneyField(props: { label: string; name: string; money: MoneyInput; error?: string }) {
   const { money } = props;
@@ -68,6 +74,7 @@ export function MoneyField(props: { label: string; name: string; money: MoneyInp
       label={`${props.label} (${money.currency})`}
       name={props.name}
       error={money.message ?? props.error}
+      hint={money.preview ?? undefined}
     >
       {(attributes) => (
         <input
