@@ -10,6 +10,7 @@ import { useSession } from './session';
 
 // Every page but sign-in loads when first opened (lazy-page.ts): one line per page.
 const AuditPage = lazyPage(() => import('./pages/audit'), 'AuditPage');
+const CouponsPage = lazyPage(() => import('./pages/coupons'), 'CouponsPage');
 const CustomerPage = lazyPage(() => import('./pages/customers'), 'CustomerPage');
 const CustomersPage = lazyPage(() => import('./pages/customers'), 'CustomersPage');
 const DeliveryPage = lazyPage(() => import('./pages/delivery'), 'DeliveryPage');
@@ -26,6 +27,7 @@ const sections = [
   ['/products', 'Products'],
   ['/orders', 'Orders'],
   ['/customers', 'Customers'],
+  ['/coupons', 'Coupons'],
   ['/keys', 'API keys'],
   ['/webhooks', 'Webhooks'],
   ['/audit', 'Audit log'],
@@ -88,6 +90,7 @@ export function App() {
               <Route path="/orders/:id">{(params) => <OrderPage id={params.id} />}</Route>
               <Route path="/customers" component={CustomersPage} />
               <Route path="/customers/:id">{(params) => <CustomerPage id={params.id} />}</Route>
+              <Route path="/coupons" component={CouponsPage} />
               <Route path="/keys" component={KeysPage} />
               <Route path="/webhooks" component={WebhooksPage} />
               <Route path="/webhooks/:id">{(params) => <EndpointPage id={params.id} />}</Route>

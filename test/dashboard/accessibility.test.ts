@@ -35,6 +35,8 @@ const pages = (): Array<[string, string]> => [
   ['order', `/orders/${ids.order}`],
   ['customers', '/customers'],
   ['customer', `/customers/${ids.customer}`],
+  ['coupons', '/coupons'],
+  ['orders by coupon', `/orders?coupon=${ids.coupon}`],
   ['keys', '/keys'],
   ['webhooks', '/webhooks'],
   ['endpoint', `/webhooks/${ids.endpoint}`],
@@ -47,6 +49,9 @@ const dialogs = (): Array<[string, string]> => [
   ['/keys', 'Create API key'],
   ['/webhooks', 'Add endpoint'],
   ['/products', 'New product'],
+  ['/coupons', 'New coupon'],
+  ['/coupons', 'Edit SAVE15'],
+  ['/coupons', 'Delete SAVE15'],
 ];
 
 const AXE = require.resolve('axe-core/axe.min.js');

@@ -41,6 +41,7 @@ export async function demoStoreWithDelivery(server: TestServer) {
   });
   const order = await server.prisma.order.findFirstOrThrow({ where: { storeId, status: 'pending' } });
   const customer = await server.prisma.customer.findFirstOrThrow({ where: { storeId } });
+  const coupon = await server.prisma.coupon.findFirstOrThrow({ where: { storeId, code: 'SAVE15' } });
   return {
     storeId,
     apiKey: seeded.apiKey,
@@ -48,5 +49,6 @@ export async function demoStoreWithDelivery(server: TestServer) {
     customer: customer.id,
     endpoint,
     delivery: delivery.id,
+    coupon: coupon.id,
   };
 }

@@ -49,9 +49,14 @@ export async function launchBrowser(): Promise<Browser> {
 export const startDashboardServer = (env: Record<string, string> = {}) =>
   startTestServer({ SESSION_RATE_LIMIT_MAX: '100000', RATE_LIMIT_MAX: '100000', ...env });
 
-/** A store with a staff member of `role` who has a password. */
-export async function storeWithStaff(server: TestServer, plan: Plan = 'PRO', role: StaffRole = 'OWNER') {
-  const store = await makeStore(server.prisma, { plan, name: `Shop ${plan}` });
+/** A store (in USD unless `currency` says otherwise) with a staff member of `role` who has a password. */
+export async function storeWithStaff(
+  server: TestServer,
+  plan: Plan = 'PRO',
+  role: StaffRole = 'OWNER',
+  { currency }: { currency?: string } = {},
+) {
+  const store = await makeStore(server.prisma, { plan, name: `Shop ${plan}`, currency });
   const staff = await addStaff(server, store.id, role);
   return { storeId: store.id, ...staff };
 }

@@ -57,7 +57,16 @@ afterAll(async () => {
   await server?.close();
 });
 
-const sections = ['Overview', 'Products', 'Orders', 'Customers', 'API keys', 'Webhooks', 'Audit log'];
+const sections = [
+  'Overview',
+  'Products',
+  'Orders',
+  'Customers',
+  'Coupons',
+  'API keys',
+  'Webhooks',
+  'Audit log',
+];
 
 it('has a navigation landmark with every section, and one h1 naming each page, also on a deep link', async () => {
   await inBrowser(browser, 'navigation', async (page) => {
@@ -82,7 +91,7 @@ it('creates a product: a missing name shows beside the field, then a valid one i
     await openSection(page, 'Products');
     await page.getByRole('button', { name: 'New product' }).click();
     const dialog = page.getByRole('dialog', { name: 'New product' });
-    await dialog.getByLabel('Price (minor units, e.g. cents)').fill('1999');
+    await dialog.getByLabel('Price (USD)', { exact: true }).fill('19.99');
     await dialog.getByRole('button', { name: 'Create product' }).click();
     const name = dialog.getByLabel('Name');
     await eventually(async () => (await name.getAttribute('aria-invalid')) === 'true');

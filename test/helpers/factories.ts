@@ -12,11 +12,12 @@ const unique = () => `${Date.now()}${counter++}`;
 
 export const allScopes = (): ScopeObject[] => toScopeObjects(allScopePairs());
 
-export async function makeStore(db: Db, options: { plan?: Plan; name?: string } = {}) {
+export async function makeStore(db: Db, options: { plan?: Plan; name?: string; currency?: string } = {}) {
   const id = unique();
   return createStore(db, {
     name: options.name ?? `Store ${id}`,
     plan: options.plan ?? 'PRO',
+    currency: options.currency,
     ownerEmail: `owner-${id}@example.test`,
   });
 }

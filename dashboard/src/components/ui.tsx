@@ -1,6 +1,7 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { type ReactNode, useId, useState } from 'react';
 import type { ApiError } from '../errors';
+import { formatMoney } from '../money';
 
 /** Loading, empty and error states: every list and page shows one of them while it has nothing else. */
 export const Loading = ({ what }: { what: string }) => (
@@ -188,13 +189,7 @@ export function SecretOnce({ label, secret }: { label: string; secret: string })
   );
 }
 
-/** Integer minor units in their currency (2 decimals for USD, none for JPY). */
-export function formatMoney(amount: number, currency: string) {
-  const format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(amount / 10 ** digits);
-}
-
+/** An amount of the API (minor units) as the currency shows it (dashboard/src/money.ts). */
 export const Money = ({ amount, currency }: { amount: number; currency: string }) => (
   <>{formatMoney(amount, currency)}</>
 );

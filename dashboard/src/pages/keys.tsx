@@ -5,6 +5,7 @@ import { useAction } from '../components/mutation';
 import { ScopeGrid, ScopeList } from '../components/scope-grid';
 import { ConfirmButton, Dialog, ErrorAlert, Field, SecretOnce, Status, When } from '../components/ui';
 import { graphql, type ResultOf } from '../graphql';
+import { isoFromLocal } from '../local-time';
 import { can, type Session, useSession } from '../session';
 
 const KeyFields = graphql(`
@@ -203,9 +204,6 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
   );
 }
 
-/** `2026-12-01T10:00` from a datetime-local field, in the browser's zone, as the API's DateTime. */
-const isoFromLocal = (value: string) => (value ? new Date(value).toISOString() : undefined);
-
 function CreateKeyDialog({ session, onCreated }: { session: Session; onCreated: () => void }) {
   const [open, setOpen] = useState(false);
   const [issued, setIssued] = useState<{ keyName: string; secret: string } | null>(null);
@@ -229,7 +227,7 @@ function CreateKeyDialog({ session, onCreated }: { session: Session; onCreated: 
           .split('\n')
           .map((line) => line.trim())
           .filter(Boolean),
-        expiresAt: isoFromLocal(text('expiresAt')),
+        expiresAt: isoFromLocal(text('expiresAt')) ?? undefined,
         usageLimit: text('usageLimit') === '' ? undefined : Number(text('usageLimit')),
       },
     });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { ListView } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ConfirmButton, ErrorAlert, Field, Loading, Money, Status, When } from '../components/ui';
@@ -17,8 +17,8 @@ export const OrderRow = graphql(`
 
 const OrdersQuery = graphql(
   `
-  query Orders($page: Int, $q: String, $status: OrderStatus, $from: DateTime, $to: DateTime) {
-    orders(page: $page, limit: 25, q: $q, status: $status, from: $from, to: $to) {
+  query Orders($page: Int, $q: String, $status: OrderStatus, $from: DateTime, $to: DateTime, $couponId: ID) {
+    orders(page: $page, limit: 25, q: $q, status: $status, from: $from, to: $to, couponId: $couponId) {
       items { ...OrderRow }
       pagination { totalResults currentPage lastPage }
     }
@@ -26,6 +26,8 @@ const OrdersQuery = graphql(
 `,
   [OrderRow],
 );
+
+const CouponCodeQuery = graphql(`query CouponCode($id: ID!) { coupon(id: $id) { id code } }`);
 
 const OrderFields = graphql(`
   fragment OrderDetail on Order {
@@ -69,10 +71,14 @@ const dayStart = (date: string, next = false) => {
 export const customerName = (c: { email: string; firstName: string | null; lastName: string | null }) =>
   [c.firstName, c.lastName].filter(Boolean).join(' ') || c.email;
 
-/** Orders: status filter and a date range (both days included), a page at a time. */
+/**
+ * Orders: status filter and a date range (both days included), a page at a time; `?coupon=<id>` (the
+ * coupons page's redemptions link) shows the orders that used one coupon.
+ */
 export function OrdersPage() {
   const [page, setPage] = useState(1);
   const [filters, setFilters] = useState({ q: '', status: '' as OrderStatus | '', from: '', to: '' });
+  const couponId = new URLSearchParams(useSearch()).get('coupon');
   const [result] = useQuery({
     query: OrdersQuery,
     variables: {
@@ -81,11 +87,13 @@ export function OrdersPage() {
       status: filters.status || null,
       from: dayStart(filters.from),
       to: dayStart(filters.to, true),
+      couponId,
     },
   });
   return (
     <>
       <h1>Orders</h1>
+      {couponId ? <CouponFilter id={couponId} /> : null}
       <form
         className="filters"
         aria-label="Find orders"
@@ -135,6 +143,20 @@ export function OrdersPage() {
         {(items) => <OrdersTable orders={items} caption="Orders" />}
       </ListView>
     </>
+  );
+}
+
+/** "Orders with coupon CODE", and the way back to every order. */
+function CouponFilter({ id }: { id: string }) {
+  const { session } = useSession();
+  const readable = session ? can(session, 'COUPONS', 'READ') : false;
+  const [result] = useQuery({ query: CouponCodeQuery, variables: { id }, pause: !readable });
+  const code = result.data?.coupon?.code;
+  const named = code ?? (!readable ? 'chosen' : result.fetching ? '…' : 'no longer in the store');
+  return (
+    <p className="notice" role="note">
+      Orders with coupon <strong>{named}</strong> <Link href="/orders">Show all orders</Link>
+    </p>
   );
 }
 

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
 import { useQuery } from 'urql';
 import { DailyChart } from '../components/chart';
-import { ErrorAlert, formatMoney, Loading, Money } from '../components/ui';
+import { ErrorAlert, Loading, Money } from '../components/ui';
 import { fromCombined } from '../errors';
 import { graphql } from '../graphql';
+import { formatMoney } from '../money';
 import { apiAccessOf, can, useSession } from '../session';
 
 const SummaryQuery = graphql(`

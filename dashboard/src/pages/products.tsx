@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { ListView } from '../components/list';
+import { MoneyField, useMoneyInput } from '../components/money-field';
 import { useAction } from '../components/mutation';
 import { ConfirmButton, Dialog, ErrorAlert, Field, Money, Status } from '../components/ui';
 import { graphql, type ResultOf } from '../graphql';
@@ -111,7 +112,13 @@ export function ProductsPage() {
           </select>
         </label>
         {can(session, 'PRODUCTS', 'WRITE') ? (
-          <ProductForm title="New product" trigger="New product" categories={categories} onSaved={reload} />
+          <ProductForm
+            title="New product"
+            trigger="New product"
+            currency={session.store.currency}
+            categories={categories}
+            onSaved={reload}
+          />
         ) : null}
       </form>
       <ErrorAlert error={remove.error} />
@@ -157,6 +164,7 @@ export function ProductsPage() {
                         trigger="Edit"
                         label={`Edit ${product.name}`}
                         product={product}
+                        currency={product.currency}
                         categories={categories}
                         onSaved={reload}
                       />
@@ -192,6 +200,8 @@ function ProductForm(props: {
   /** The button's accessible name when its text alone is ambiguous ("Edit" on every row). */
   label?: string;
   product?: Product;
+  /** The store's currency, in which prices are typed. */
+  currency: string;
   categories: Categories;
   onSaved: () => void;
 }) {
@@ -200,17 +210,22 @@ function ProductForm(props: {
   const update = useAction(UpdateProduct);
   const action = props.product ? update : create;
   const p = props.product;
+  const price = useMoneyInput(props.currency, p?.priceAmount, { required: true });
+  const compareAt = useMoneyInput(props.currency, p?.compareAtAmount);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const int = (name: string) => (text(name) === '' ? null : Number(text(name)));
+    // Never send a wrong number: an amount that does not parse stays in the form with its message.
+    const [priceAmount, compareAtAmount] = [price.read(), compareAt.read()];
+    if (priceAmount === undefined || compareAtAmount === undefined) return;
     const input = {
       name: text('name'),
       sku: text('sku') || null,
       description: text('description') || null,
-      priceAmount: int('priceAmount') as number,
-      compareAtAmount: int('compareAtAmount'),
+      priceAmount: priceAmount as number,
+      compareAtAmount,
       stock: int('stock') ?? 0,
       status: text('status') as ProductStatus,
       categoryId: text('categoryId') || null,
@@ -239,6 +254,8 @@ function ProductForm(props: {
       onOpenChange={(next) => {
         setOpen(next);
         action.clear();
+        price.reset(p?.priceAmount);
+        compareAt.reset(p?.compareAtAmount);
       }}
       trigger={
         <button type="button" aria-label={props.label}>
@@ -254,12 +271,13 @@ function ProductForm(props: {
         <Field label="SKU" name="sku" error={errors.sku}>
           {(a) => <input {...a} defaultValue={p?.sku ?? ''} />}
         </Field>
-        <Field label="Price (minor units, e.g. cents)" name="priceAmount" error={errors.priceAmount}>
-          {(a) => <input {...a} inputMode="numeric" defaultValue={p?.priceAmount ?? ''} />}
-        </Field>
-        <Field label="Compare-at price (minor units)" name="compareAtAmount" error={errors.compareAtAmount}>
-          {(a) => <input {...a} inputMode="numeric" defaultValue={p?.compareAtAmount ?? ''} />}
-        </Field>
+        <MoneyField label="Price" name="priceAmount" money={price} error={errors.priceAmount} />
+        <MoneyField
+          label="Compare-at price"
+          name="compareAtAmount"
+          money={compareAt}
+          error={errors.compareAtAmount}
+        />
         <Field label="Stock" name="stock" error={errors.stock}>
           {(a) => <input {...a} inputMode="numeric" defaultValue={p?.stock ?? 0} />}
         </Field>

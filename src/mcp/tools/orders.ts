@@ -6,7 +6,7 @@ export const orderTools = [
     title: 'List orders',
     description:
       'Lists the store’s orders a page at a time, newest first by default, with their lines and amounts ' +
-      '(minor units). Filter with status, customerId, from/to (creation time, from inclusive, to ' +
+      '(minor units). Filter with status, customerId, couponId, from/to (creation time, from inclusive, to ' +
       'exclusive) and q (order number such as 1001, or part of the e-mail).',
     field: 'orders',
     noun: 'orders',

@@ -108,6 +108,7 @@ storeQueries({
     from: arg({ type: 'DateTime', description: 'Created at or after this time (inclusive)' }),
     to: arg({ type: 'DateTime', description: 'Created before this time (exclusive)' }),
     customerId: arg.id({ description: 'Orders of this customer' }),
+    couponId: arg.id({ description: 'Orders that used this coupon (its redemptions)' }),
   }),
   rows: orderRows,
 });

@@ -18,6 +18,8 @@ export interface OrderFilter {
   to?: Date | null;
   /** The orders of one customer. */
   customerId?: string | null;
+  /** The orders that used one coupon (its redemptions). */
+  couponId?: string | null;
 }
 
 function orderWhere(storeId: string, filter: OrderFilter): Prisma.OrderWhereInput {
@@ -41,6 +43,7 @@ function orderWhere(storeId: string, filter: OrderFilter): Prisma.OrderWhereInpu
     storeId,
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.customerId ? { customerId: filter.customerId } : {}),
+    ...(filter.couponId ? { couponId: filter.couponId } : {}),
     ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}),
     ...(q
       ? {
