@@ -1,25 +1,31 @@
 import type { Category, Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
 import type { Tx } from '../../db/client';
-import { AppError, notFound } from '../../errors';
+import { AppError, notFound, validationError } from '../../errors';
 import { emitEvent } from '../../events/outbox';
 import { slugify } from '../../resources/slug';
 import { storeRows } from '../../resources/store-resource/rows';
 import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
-import { categoryUpdateInput, newCategoryInput } from './input';
+import { categoryUpdateInput, moveCategoryInput, newCategoryInput } from './input';
 
 export const categorySortFields = ['createdAt', 'name', 'position'] as const;
 export type CategorySortField = (typeof categorySortFields)[number];
 
 export interface CategoryFilter {
   q?: string | null;
+  parentId?: string | null;
+  topLevelOnly?: boolean | null;
 }
 
 function categoryWhere(storeId: string, filter: CategoryFilter): Prisma.CategoryWhereInput {
+  if (filter.parentId && filter.topLevelOnly)
+    throw validationError([{ path: 'topLevelOnly', message: 'cannot be combined with parentId' }]);
   const q = filter.q?.trim();
   return {
     storeId,
+    ...(filter.parentId ? { parentId: filter.parentId } : {}),
+    ...(filter.topLevelOnly ? { parentId: null } : {}),
     ...(q
       ? {
           OR: [
@@ -39,17 +45,36 @@ export const categoryRows = storeRows<Category, CategoryFilter, CategorySortFiel
   defaultSort: 'createdAt',
 });
 
+/** What a category's event payload reads beside its own columns: its parent and its counts. */
+const withTree = {
+  parent: { select: { id: true, name: true } },
+  _count: { select: { children: true, products: true } },
+} satisfies Prisma.CategoryInclude;
+
+type CategoryInTree = Prisma.CategoryGetPayload<{ include: typeof withTree }>;
+
 /** The category as REST, GraphQL and event payloads show it. */
-export const categoryPayload = (category: Category) => ({
+export const categoryPayload = (category: CategoryInTree) => ({
   id: category.id,
   name: category.name,
   slug: category.slug,
   description: category.description,
   parentId: category.parentId,
+  parent: category.parent,
   position: category.position,
+  childCount: category._count.children,
+  productCount: category._count.products,
   createdAt: category.createdAt.toISOString(),
   updatedAt: category.updatedAt.toISOString(),
 });
+
+/**
+ * Changes to a store's tree (a new parent, a move) take this lock first, so that two of them never
+ * both pass the cycle check on a tree the other is changing, and sibling renumbering never interleaves.
+ */
+async function lockTree(tx: Tx, storeId: string) {
+  await tx.$executeRaw`select pg_advisory_xact_lock(hashtext(${`category-tree:${storeId}`}))`;
+}
 
 /** A parent must be another category of the same store, and never the category itself or below it. */
 async function assertParent(tx: Tx, storeId: string, parentId: string | null | undefined, selfId?: string) {
@@ -57,7 +82,13 @@ async function assertParent(tx: Tx, storeId: string, parentId: string | null | u
   const fail = (message: string) =>
     new AppError('VALIDATION_ERROR', `input.parentId: ${message}`, [{ path: 'input.parentId', message }]);
   for (let id: string | null = parentId, depth = 0; id; depth++) {
-    if (id === selfId) throw fail('would make the category its own ancestor');
+    if (id === selfId) {
+      const message =
+        'is the category itself or one of its subcategories: a category cannot move under itself';
+      throw new AppError('CATEGORY_CYCLE', `input.parentId: ${message}`, [
+        { path: 'input.parentId', message },
+      ]);
+    }
     const parent: { parentId: string | null } | null = await tx.category.findFirst({
       where: { id, storeId },
       select: { parentId: true },
@@ -68,12 +99,14 @@ async function assertParent(tx: Tx, storeId: string, parentId: string | null | u
   }
 }
 
-export async function createCategory(ctx: Context, input: unknown) {
+export async function createCategory<Q extends object>(ctx: Context, input: unknown, query?: Q) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(newCategoryInput, input, 'input');
   return writeStore(ctx, storeId, async (tx) => {
+    if (fields.parentId) await lockTree(tx, storeId);
     await assertParent(tx, storeId, fields.parentId);
     const category = await tx.category.create({
+      include: withTree,
       data: {
         ...fields,
         slug: fields.slug ?? slugify(fields.name),
@@ -88,25 +121,80 @@ export async function createCategory(ctx: Context, input: unknown) {
       data: { object: categoryPayload(category) },
       now: ctx.now(),
     });
-    return category;
+    return tx.category.findUniqueOrThrow({ ...query, where: { id: category.id } });
   });
 }
 
-export async function updateCategory(ctx: Context, id: string, input: unknown) {
+export async function updateCategory<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(categoryUpdateInput, input, 'input');
   return writeStore(ctx, storeId, async (tx) => {
     const existing = await tx.category.findFirst({ where: { id, storeId }, select: { id: true } });
     if (!existing) throw notFound('Category');
+    if (fields.parentId) await lockTree(tx, storeId);
     await assertParent(tx, storeId, fields.parentId, id);
-    const category = await tx.category.update({ where: { id }, data: { ...fields, updatedAt: ctx.now() } });
+    const category = await tx.category.update({
+      include: withTree,
+      where: { id },
+      data: { ...fields, updatedAt: ctx.now() },
+    });
     await emitEvent(tx, {
       storeId,
       type: 'category.updated',
       data: { object: categoryPayload(category) },
       now: ctx.now(),
     });
-    return category;
+    return tx.category.findUniqueOrThrow({ ...query, where: { id } });
+  });
+}
+
+/**
+ * Moves a category under another (or to the top level) at a place among its new siblings, and
+ * renumbers the old and the new siblings 0, 1, 2… in the same transaction, under the store's tree
+ * lock. A parent that is the category or below it is CATEGORY_CYCLE. Every category whose parent
+ * or position changed emits category.updated.
+ */
+export async function moveCategory<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {
+  const storeId = storeIdOf(ctx);
+  const { parentId = null, position } = parseInput(moveCategoryInput, input, 'input');
+  return writeStore(ctx, storeId, async (tx) => {
+    await lockTree(tx, storeId);
+    const moving = await tx.category.findFirst({ where: { id, storeId } });
+    if (!moving) throw notFound('Category');
+    await assertParent(tx, storeId, parentId, id);
+    const siblingsOf = (parent: string | null) =>
+      tx.category.findMany({
+        where: { storeId, parentId: parent, id: { not: id } },
+        orderBy: [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
+        select: { id: true, position: true, parentId: true },
+      });
+    const newSiblings = await siblingsOf(parentId);
+    newSiblings.splice(Math.min(position, newSiblings.length), 0, moving);
+    const changed: CategoryInTree[] = [];
+    const renumber = async (rows: { id: string; position: number; parentId: string | null }[]) => {
+      for (const [place, row] of rows.entries()) {
+        const reparented = row.id === id && moving.parentId !== parentId;
+        if (row.position === place && !reparented) continue;
+        changed.push(
+          await tx.category.update({
+            include: withTree,
+            where: { id: row.id },
+            data: { position: place, ...(row.id === id ? { parentId } : {}), updatedAt: ctx.now() },
+          }),
+        );
+      }
+    };
+    await renumber(newSiblings);
+    // The siblings it left close the gap.
+    if (moving.parentId !== parentId) await renumber(await siblingsOf(moving.parentId));
+    for (const category of changed)
+      await emitEvent(tx, {
+        storeId,
+        type: 'category.updated',
+        data: { object: categoryPayload(category) },
+        now: ctx.now(),
+      });
+    return tx.category.findUniqueOrThrow({ ...query, where: { id } });
   });
 }
 
@@ -114,7 +202,7 @@ export async function updateCategory(ctx: Context, id: string, input: unknown) {
 export async function deleteCategory(ctx: Context, id: string) {
   const storeId = storeIdOf(ctx);
   return writeStore(ctx, storeId, async (tx) => {
-    const existing = await tx.category.findFirst({ where: { id, storeId } });
+    const existing = await tx.category.findFirst({ where: { id, storeId }, include: withTree });
     if (!existing) throw notFound('Category');
     await tx.category.delete({ where: { id } });
     await emitEvent(tx, {

@@ -6,7 +6,8 @@ import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
 import { moderateReviewInput, type reviewStatuses } from './input';
 
-export const reviewSortFields = ['createdAt', 'rating'] as const;
+/** `status` ascending is the moderation queue's order: pending, then approved, then rejected. */
+export const reviewSortFields = ['createdAt', 'rating', 'status'] as const;
 export type ReviewSortField = (typeof reviewSortFields)[number];
 
 export interface ReviewFilter {
