@@ -4,6 +4,7 @@ import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { createClient } from './client';
 import { Loading } from './components/ui';
 import { AuditPage } from './pages/audit';
+import { CategoriesPage } from './pages/categories';
 import { CustomerPage, CustomersPage } from './pages/customers';
 import { DeliveryPage } from './pages/delivery';
 import { EndpointPage } from './pages/endpoint';
@@ -11,19 +12,31 @@ import { KeysPage } from './pages/keys';
 import { OrderPage, OrdersPage } from './pages/orders';
 import { OverviewPage } from './pages/overview';
 import { ProductsPage } from './pages/products';
+import { ReviewsPage } from './pages/reviews';
+import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
 import { WebhooksPage } from './pages/webhooks';
-import { useSession } from './session';
+import { can, useSession } from './session';
 
 const sections = [
   ['/', 'Overview'],
   ['/products', 'Products'],
+  ['/categories', 'Categories'],
   ['/orders', 'Orders'],
   ['/customers', 'Customers'],
+  ['/reviews', 'Reviews'],
   ['/keys', 'API keys'],
   ['/webhooks', 'Webhooks'],
+  ['/settings', 'Settings'],
   ['/audit', 'Audit log'],
 ] as const;
+
+/** Sections shown only to sessions holding the right to read them. */
+const sectionRights: Partial<Record<(typeof sections)[number][0], string>> = {
+  '/categories': 'CATEGORIES',
+  '/reviews': 'REVIEWS',
+  '/settings': 'STORE_SETTINGS',
+};
 
 /** The dashboard: sign-in until a session exists, then the store's sections (docs/design.md "The dashboard"). */
 export function App() {
@@ -60,6 +73,8 @@ export function App() {
         <nav aria-label="Sections">
           <ul>
             {sections.map(([href, label]) => {
+              const right = sectionRights[href];
+              if (right && !can(session, right, 'READ')) return null;
               const current = href === '/' ? location === '/' : location.startsWith(href);
               return (
                 <li key={href}>
@@ -85,6 +100,9 @@ export function App() {
             <Route path="/webhooks/:id/deliveries/:deliveryId">
               {(params) => <DeliveryPage endpointId={params.id} id={params.deliveryId} />}
             </Route>
+            <Route path="/categories" component={CategoriesPage} />
+            <Route path="/reviews" component={ReviewsPage} />
+            <Route path="/settings" component={SettingsPage} />
             <Route path="/audit" component={AuditPage} />
             <Route path="/sign-in">
               <Redirect to="/" />

@@ -118,6 +118,9 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
         ['endpoint', `/webhooks/${ids.endpoint}`],
         ['delivery', `/webhooks/${ids.endpoint}/deliveries/${ids.delivery}`],
         ['audit', '/audit'],
+        ['categories', '/categories'],
+        ['reviews', '/reviews'],
+        ['settings', '/settings'],
       ];
       for (const [name, path] of pages) {
         await page.goto(`${server.baseUrl}${path}`);
@@ -133,9 +136,13 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
         ['/keys', 'Create API key'],
         ['/webhooks', 'Add endpoint'],
         ['/products', 'New product'],
+        ['/categories', 'New category'],
+        ['/categories', 'Move Jackets & Coats'],
+        ['/categories', 'Delete Jackets & Coats'],
+        ['/reviews', 'Delete'],
       ] as const) {
         await page.goto(`${server.baseUrl}${path}`);
-        await page.getByRole('button', { name: button }).click();
+        await page.getByRole('button', { name: button }).first().click();
         await page.getByRole('dialog').waitFor();
         await check(`${path} ${button} dialog`);
       }

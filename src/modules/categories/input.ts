@@ -7,7 +7,9 @@ const position = z.number().int('must be an integer').min(0, 'must be at least 0
 const fields = {
   ...catalogueTextInput('category'),
   parentId,
-  position: position.optional(),
+  position: position
+    .describe('The place among its siblings; a category created without one goes after its last sibling')
+    .optional(),
 };
 
 export const newCategoryInput = z.object(fields).strict();

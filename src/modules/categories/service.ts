@@ -103,12 +103,18 @@ export async function createCategory<Q extends object>(ctx: Context, input: unkn
   const storeId = storeIdOf(ctx);
   const fields = parseInput(newCategoryInput, input, 'input');
   return writeStore(ctx, storeId, async (tx) => {
-    if (fields.parentId) await lockTree(tx, storeId);
+    await lockTree(tx, storeId);
     await assertParent(tx, storeId, fields.parentId);
+    // Without a position it goes after its last sibling.
+    const last = await tx.category.aggregate({
+      where: { storeId, parentId: fields.parentId ?? null },
+      _max: { position: true },
+    });
     const category = await tx.category.create({
       include: withTree,
       data: {
         ...fields,
+        position: fields.position ?? (last._max.position === null ? 0 : last._max.position + 1),
         slug: fields.slug ?? slugify(fields.name),
         storeId,
         createdAt: ctx.now(),
@@ -165,7 +171,8 @@ export async function moveCategory<Q extends object>(ctx: Context, id: string, i
     const siblingsOf = (parent: string | null) =>
       tx.category.findMany({
         where: { storeId, parentId: parent, id: { not: id } },
-        orderBy: [{ position: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
+        // The order of `categories(parentId, sortBy: position, sortDirection: asc)`.
+        orderBy: [{ position: 'asc' }, { id: 'asc' }],
         select: { id: true, position: true, parentId: true },
       });
     const newSiblings = await siblingsOf(parentId);
