@@ -152,6 +152,24 @@ describe('review lists', () => {
     ]);
   });
 
+  it('orders the moderation queue with sortBy=status: pending, then approved, then rejected', async () => {
+    const statuses = (json: { data: Array<{ status: string }> }) => json.data.map((r) => r.status);
+    expect(statuses(await list('?sortBy=status&sortDirection=asc'))).toEqual([
+      'pending',
+      'pending',
+      'pending',
+      'approved',
+      'approved',
+      'rejected',
+    ]);
+    const queue = await gql(
+      '{ reviews(sortBy: status, sortDirection: asc, limit: 1) { items { title status } } }',
+      {},
+      store.key,
+    );
+    expect(queue.data.reviews.items[0].status).toBe('pending');
+  });
+
   it('filters by q on title or body, status, productId and rating', async () => {
     expect(titles(await list('?q=boots'))).toEqual(['Shiny', 'Great boots']);
     expect(titles(await list('?q=GREAT'))).toEqual(['Solid', 'Great boots']);

@@ -117,7 +117,7 @@ export function CategoriesPage() {
         onPage={setPage}
       >
         {(items) => (
-          <table className="tree">
+          <table className="tree stack">
             <caption className="sr-only">Categories</caption>
             <thead>
               <tr>
@@ -250,9 +250,9 @@ function CategoryRow(props: {
         {c.name}
         <ErrorAlert error={move.error ?? remove.error} />
       </th>
-      <td>{c.slug}</td>
-      <td>{c.productCount}</td>
-      <td>{c.childCount}</td>
+      <td data-label="Slug">{c.slug}</td>
+      <td data-label="Products">{c.productCount}</td>
+      <td data-label="Subcategories">{c.childCount}</td>
       <td className="actions">
         {actions.canUpdate ? (
           <>

@@ -113,7 +113,7 @@ export function ReviewsPage() {
         onPage={setPage}
       >
         {(items) => (
-          <table>
+          <table className="stack">
             <caption className="sr-only">Reviews</caption>
             <thead>
               <tr>
@@ -158,7 +158,7 @@ function ReviewRow(props: { review: Review; moderates: boolean; deletes: boolean
   return (
     <tr>
       <th scope="row">{review.product.name}</th>
-      <td>
+      <td data-label="Rating">
         <span className="sr-only">{review.rating} of 5</span>
         <span aria-hidden="true">
           {'★'.repeat(review.rating)}
@@ -171,10 +171,10 @@ function ReviewRow(props: { review: Review; moderates: boolean; deletes: boolean
         {!review.title && !review.body ? <span className="muted">(rating only)</span> : null}
         <ErrorAlert error={moderate.error ?? remove.error} />
       </td>
-      <td>
+      <td data-label="Status">
         <Status value={review.status} />
       </td>
-      <td>
+      <td data-label="Written">
         <When at={review.createdAt} />
       </td>
       {props.moderates || props.deletes ? (
