@@ -173,8 +173,20 @@ describe('categories', () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
         await shot(page, 'phone', 'categories');
         await page.getByRole('button', { name: 'Edit Bags' }).click();
-        await page.getByRole('dialog', { name: 'Edit Bags' }).waitFor();
+        const dialog = page.getByRole('dialog', { name: 'Edit Bags' });
+        await dialog.getByLabel('Name').fill('Bags & Packs');
+        await dialog.getByLabel('Parent').selectOption({ label: 'Boots' });
         await shot(page, 'phone', 'categories-edit');
+        await dialog.getByRole('button', { name: 'Save category' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        // The new parent is a move to the end of Boots' children; the rest is saved after it.
+        await eventually(async () => JSON.stringify(await topLevel()) === JSON.stringify(['Caps', 'Boots']));
+        const bags = await server.prisma.category.findFirstOrThrow({
+          where: { storeId: shop.storeId, slug: 'bags' },
+        });
+        expect([bags.name, bags.position]).toEqual(['Bags & Packs', 0]);
+        await page.getByRole('button', { name: 'Show subcategories of Boots' }).click();
+        await row(page, 'Bags & Packs').waitFor();
       },
       PHONE,
     );
@@ -260,6 +272,8 @@ describe('reviews', () => {
         await expectText(dialog, 'removed for good');
         await shot(page, 'phone', 'reviews-delete');
         await dialog.getByRole('button', { name: 'Delete review' }).click();
+        // While the dialog is open the page behind it is hidden from the accessibility tree.
+        await dialog.waitFor({ state: 'detached' });
         await eventually(async () => (await small.count()) === 0);
         expect(
           await server.prisma.review.count({ where: { storeId: shop.storeId, title: 'Too small' } }),
@@ -305,6 +319,7 @@ describe('settings', () => {
   });
 
   it('shows the settings and the plan on a phone', async () => {
+    await server.send('PATCH', '/api/v1/store/settings', { timezone: 'Asia/Tokyo' }, key);
     await inBrowser(
       browser,
       'settings-phone',
@@ -347,8 +362,8 @@ describe.each([
         await expectText(page.getByRole('note'), 'managed by its owners and admins');
         expect(await page.getByRole('form').count()).toBe(0);
         await page.goto(`${server.baseUrl}/categories`);
-        await row(page, 'Bags').waitFor();
-        for (const name of ['New category', 'Move Bags', 'Delete Bags', 'Edit Bags'])
+        await row(page, 'Caps').waitFor();
+        for (const name of ['New category', 'Move Caps', 'Delete Caps', 'Edit Caps'])
           expect(await page.getByRole('button', { name }).count()).toBe(0);
       },
       options,

@@ -29,6 +29,9 @@ type Settings = ResultOf<typeof SettingsFields>;
 const currencies = Intl.supportedValuesOf('currency');
 const timeZones = Intl.supportedValuesOf('timeZone');
 const currencyName = new Intl.DisplayNames(undefined, { type: 'currency' });
+/** The store's own value stays selectable even where this browser does not list it. */
+const withCurrent = (values: string[], current: string) =>
+  values.includes(current) ? values : [current, ...values];
 
 /** Settings: the store's name, contact e-mail, currency and time zone; the plan and what it includes. */
 export function SettingsPage() {
@@ -115,13 +118,11 @@ function SettingsEditor({ settings, editable }: { settings: Settings; editable: 
         >
           {(a) => (
             <select {...a} value={currency} onChange={(e) => setCurrency(e.target.value)}>
-              {(currencies.includes(settings.currency) ? currencies : [settings.currency, ...currencies]).map(
-                (code) => (
-                  <option key={code} value={code}>
-                    {code} — {currencyName.of(code)}
-                  </option>
-                ),
-              )}
+              {withCurrent(currencies, settings.currency).map((code) => (
+                <option key={code} value={code}>
+                  {code} — {currencyName.of(code)}
+                </option>
+              ))}
             </select>
           )}
         </Field>
@@ -139,13 +140,11 @@ function SettingsEditor({ settings, editable }: { settings: Settings; editable: 
         >
           {(a) => (
             <select {...a} defaultValue={settings.timezone}>
-              {(timeZones.includes(settings.timezone) ? timeZones : [settings.timezone, ...timeZones]).map(
-                (zone) => (
-                  <option key={zone} value={zone}>
-                    {zone}
-                  </option>
-                ),
-              )}
+              {withCurrent(timeZones, settings.timezone).map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone}
+                </option>
+              ))}
             </select>
           )}
         </Field>
