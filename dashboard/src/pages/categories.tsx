@@ -1,8 +1,9 @@
-import { type FormEvent, Fragment, useState } from 'react';
+import { type FormEvent, Fragment, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
-import { ConfirmButton, Dialog, ErrorAlert, Field } from '../components/ui';
+import { ConfirmButton, Dialog, ErrorAlert, Field, Loading, Pager } from '../components/ui';
+import { fromCombined } from '../errors';
 import { graphql, type ResultOf } from '../graphql';
 import { can, useSession } from '../session';
 
@@ -167,12 +168,7 @@ function Rows(props: {
             actions={props.actions}
           />
           {open[category.id] && category.childCount > 0 ? (
-            <Children
-              key={props.actions.version}
-              parentId={category.id}
-              depth={props.depth + 1}
-              actions={props.actions}
-            />
+            <Children parent={category} depth={props.depth + 1} actions={props.actions} />
           ) : null}
         </Fragment>
       ))}
@@ -180,18 +176,28 @@ function Rows(props: {
   );
 }
 
-/** The children of an open category: one page, read again after every write (a new `key`). */
-function Children(props: { parentId: string; depth: number; actions: TreeActions }) {
-  const [result] = useQuery({
+/** The children of an open category, a page at a time; read again after every write. */
+function Children(props: { parent: Category; depth: number; actions: TreeActions }) {
+  const [page, setPage] = useState(1);
+  const [result, refetch] = useQuery({
     query: LevelQuery,
-    variables: { page: 1, limit: CHILD_PAGE, parentId: props.parentId },
+    variables: { page, limit: CHILD_PAGE, parentId: props.parent.id },
   });
+  const { version } = props.actions;
+  useEffect(() => {
+    if (version > 0) refetch({ requestPolicy: 'network-only' });
+  }, [version, refetch]);
   const level = result.data?.categories;
+  const indent = { paddingLeft: `${(props.depth + 1) * 1.5}rem` };
   if (!level)
     return (
       <tr>
-        <td colSpan={5} className="muted" style={{ paddingLeft: `${(props.depth + 1) * 1.5}rem` }}>
-          {result.error ? result.error.message : 'Loading subcategories…'}
+        <td colSpan={5} style={indent}>
+          {result.error ? (
+            <ErrorAlert error={fromCombined(result.error)} />
+          ) : (
+            <Loading what="subcategories" />
+          )}
         </td>
       </tr>
     );
@@ -200,14 +206,20 @@ function Children(props: { parentId: string; depth: number; actions: TreeActions
       <Rows
         items={level.items}
         depth={props.depth}
-        offset={0}
+        offset={(level.pagination.currentPage - 1) * CHILD_PAGE}
         total={level.pagination.totalResults}
         actions={props.actions}
       />
-      {level.pagination.totalResults > level.items.length ? (
+      {level.pagination.lastPage > 1 ? (
         <tr>
-          <td colSpan={5} className="muted" style={{ paddingLeft: `${(props.depth + 1) * 1.5}rem` }}>
-            The first {level.items.length} of {level.pagination.totalResults} subcategories.
+          <td colSpan={5} style={indent}>
+            <Pager
+              label={`Subcategories of ${props.parent.name}`}
+              page={level.pagination.currentPage}
+              lastPage={level.pagination.lastPage}
+              total={level.pagination.totalResults}
+              onPage={setPage}
+            />
           </td>
         </tr>
       ) : null}
