@@ -185,6 +185,16 @@ describe('moveCategory', () => {
     expect(await namesUnder(null)).toEqual(['0:A', '1:B', '2:C', '3:Parent']);
   });
 
+  it('treats a new parent in PATCH /category/{id} as a move: last among its new siblings, the old ones renumbered', async () => {
+    const res = await server.send('PATCH', `/api/v1/category/${b}`, { parentId: parent, name: 'B2' }, key);
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toEqual(
+      expect.objectContaining({ name: 'B2', parentId: parent, position: 2 }),
+    );
+    expect(await namesUnder(parent)).toEqual(['0:Child', '1:Sibling', '2:B2']);
+    expect(await namesUnder(null)).toEqual(['0:A', '1:C', '2:Parent']);
+  });
+
   it('reorders within the same parent (down one place) and emits category.updated for each category that moved', async () => {
     const before = await server.prisma.event.count({ where: { storeId, type: 'category.updated' } });
     await move(a, { position: 1 });

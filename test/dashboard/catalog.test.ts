@@ -94,6 +94,9 @@ describe('categories', () => {
       await page.getByRole('button', { name: 'Move Tents', exact: true }).click();
       let dialog = page.getByRole('dialog', { name: 'Move Tents' });
       await dialog.getByLabel('Parent').selectOption({ label: 'Top level' });
+      await dialog.getByLabel('Place among its siblings').fill('0');
+      await dialog.getByRole('button', { name: 'Move category' }).click();
+      await expectText(dialog.locator('.field.invalid'), 'must be a whole number, 1 or more');
       await dialog.getByLabel('Place among its siblings').fill('1');
       await dialog.getByRole('button', { name: 'Move category' }).click();
       await dialog.waitFor({ state: 'detached' });

@@ -346,17 +346,22 @@ function ParentSelect(props: {
 function MoveForm(props: { category: Category; parents: Parents; onSaved: () => void }) {
   const [open, setOpen] = useState(false);
   const move = useAction(MoveCategory);
+  // The place is counted from 1 here and from 0 in the API, so its rule is said here, in those words.
+  const [placeError, setPlaceError] = useState<string>();
   const c = props.category;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const position = String(form.get('position') ?? '').trim();
+    const place = String(form.get('position') ?? '').trim();
+    const position = place === '' ? LAST : Number(place) - 1;
+    if (!Number.isInteger(position) || position < 0 || position > LAST) {
+      setPlaceError('must be a whole number, 1 or more');
+      return;
+    }
+    setPlaceError(undefined);
     const saved = await move.run({
       id: c.id,
-      input: {
-        parentId: String(form.get('parentId') ?? '') || null,
-        position: position === '' ? LAST : Number(position) - 1,
-      },
+      input: { parentId: String(form.get('parentId') ?? '') || null, position },
     });
     if (saved) {
       setOpen(false);
@@ -371,6 +376,7 @@ function MoveForm(props: { category: Category; parents: Parents; onSaved: () => 
       onOpenChange={(next) => {
         setOpen(next);
         move.clear();
+        setPlaceError(undefined);
       }}
       trigger={
         <button type="button" aria-label={`Move ${c.name}`}>
@@ -386,7 +392,7 @@ function MoveForm(props: { category: Category; parents: Parents; onSaved: () => 
         <Field
           label="Place among its siblings"
           name="position"
-          error={errors.position}
+          error={placeError ?? errors.position}
           hint="1 is first; leave empty to put it last."
         >
           {(a) => <input {...a} inputMode="numeric" defaultValue="" />}
@@ -402,8 +408,8 @@ function MoveForm(props: { category: Category; parents: Parents; onSaved: () => 
 }
 
 /**
- * Create and edit: name, slug, description, parent. A new parent on edit is a move (to the end of the
- * new parent's children) made first, so a refused cycle leaves the category as it was.
+ * Create and edit: name, slug, description, parent. A new parent on edit is a move to the end of the
+ * new parent's children, in the same write (the API renumbers the siblings; a cycle changes nothing).
  */
 function CategoryForm(props: {
   title: string;
@@ -416,40 +422,35 @@ function CategoryForm(props: {
   const [open, setOpen] = useState(false);
   const create = useAction(CreateCategory);
   const update = useAction(UpdateCategory);
-  const move = useAction(MoveCategory);
   const c = props.category;
-  const error = move.error ?? (c ? update.error : create.error);
+  const error = c ? update.error : create.error;
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const parentId = text('parentId') || null;
-    let saved: unknown;
-    if (c) {
-      if (parentId !== c.parentId && !(await move.run({ id: c.id, input: { parentId, position: LAST } })))
-        return;
-      saved = await update.run({
-        id: c.id,
-        input: {
-          name: text('name'),
-          slug: text('slug') || undefined,
-          description: text('description') || null,
-        },
-      });
-    } else {
-      saved = await create.run({
-        input: {
-          name: text('name'),
-          slug: text('slug') || undefined,
-          description: text('description') || undefined,
-          parentId: parentId ?? undefined,
-        },
-      });
-    }
+    const saved = c
+      ? await update.run({
+          id: c.id,
+          input: {
+            name: text('name'),
+            slug: text('slug') || undefined,
+            description: text('description') || null,
+            parentId,
+          },
+        })
+      : await create.run({
+          input: {
+            name: text('name'),
+            slug: text('slug') || undefined,
+            description: text('description') || undefined,
+            parentId: parentId ?? undefined,
+          },
+        });
     if (saved) {
       setOpen(false);
       props.onSaved();
-    } else if (c && parentId !== c.parentId) props.onSaved();
+    }
   };
   const errors = error?.fields ?? {};
   return (
@@ -460,7 +461,6 @@ function CategoryForm(props: {
         setOpen(next);
         create.clear();
         update.clear();
-        move.clear();
       }}
       trigger={
         <button type="button" className={c ? undefined : 'primary'} aria-label={props.label}>
@@ -485,7 +485,7 @@ function CategoryForm(props: {
           {(a) => <textarea {...a} defaultValue={c?.description ?? ''} rows={3} />}
         </Field>
         <div className="actions">
-          <button type="submit" className="primary" disabled={create.busy || update.busy || move.busy}>
+          <button type="submit" className="primary" disabled={create.busy || update.busy}>
             {c ? 'Save category' : 'Create category'}
           </button>
         </div>

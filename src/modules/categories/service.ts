@@ -131,27 +131,84 @@ export async function createCategory<Q extends object>(ctx: Context, input: unkn
   });
 }
 
+/**
+ * A new `parentId` is a move (to `position`, or after the new parent's last child) with the siblings
+ * renumbered, as moveCategory does; without one, `position` is set as given.
+ */
 export async function updateCategory<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {
   const storeId = storeIdOf(ctx);
-  const fields = parseInput(categoryUpdateInput, input, 'input');
+  const { parentId, position, ...fields } = parseInput(categoryUpdateInput, input, 'input');
   return writeStore(ctx, storeId, async (tx) => {
-    const existing = await tx.category.findFirst({ where: { id, storeId }, select: { id: true } });
+    if (parentId !== undefined) await lockTree(tx, storeId);
+    const existing = await tx.category.findFirst({
+      where: { id, storeId },
+      select: { id: true, parentId: true, position: true },
+    });
     if (!existing) throw notFound('Category');
-    if (fields.parentId) await lockTree(tx, storeId);
-    await assertParent(tx, storeId, fields.parentId, id);
+    await assertParent(tx, storeId, parentId, id);
+    const reparented = parentId !== undefined && (parentId ?? null) !== existing.parentId;
+    const moved = reparented
+      ? await place(tx, ctx, storeId, existing, parentId ?? null, position ?? LAST)
+      : [];
     const category = await tx.category.update({
       include: withTree,
       where: { id },
-      data: { ...fields, updatedAt: ctx.now() },
+      data: { ...fields, ...(reparented ? {} : { position }), updatedAt: ctx.now() },
     });
-    await emitEvent(tx, {
-      storeId,
-      type: 'category.updated',
-      data: { object: categoryPayload(category) },
-      now: ctx.now(),
-    });
+    for (const changed of [category, ...moved.filter((row) => row.id !== id)])
+      await emitEvent(tx, {
+        storeId,
+        type: 'category.updated',
+        data: { object: categoryPayload(changed) },
+        now: ctx.now(),
+      });
     return tx.category.findUniqueOrThrow({ ...query, where: { id } });
   });
+}
+
+/** A position beyond every sibling: the API's "last". */
+const LAST = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Puts a category under `parentId` at `position` among its siblings (beyond the last: last) and
+ * renumbers the new and, when it changed parent, the old siblings 0, 1, 2… The caller holds the
+ * tree lock and has checked the parent. Answers the categories whose parent or position changed.
+ */
+async function place(
+  tx: Tx,
+  ctx: Context,
+  storeId: string,
+  moving: { id: string; parentId: string | null; position: number },
+  parentId: string | null,
+  position: number,
+): Promise<CategoryInTree[]> {
+  const siblingsOf = (parent: string | null) =>
+    tx.category.findMany({
+      where: { storeId, parentId: parent, id: { not: moving.id } },
+      // The order of `categories(parentId, sortBy: position, sortDirection: asc)`.
+      orderBy: [{ position: 'asc' }, { id: 'asc' }],
+      select: { id: true, position: true, parentId: true },
+    });
+  const newSiblings = await siblingsOf(parentId);
+  newSiblings.splice(Math.min(position, newSiblings.length), 0, moving);
+  const changed: CategoryInTree[] = [];
+  const renumber = async (rows: { id: string; position: number }[]) => {
+    for (const [place, row] of rows.entries()) {
+      const reparented = row.id === moving.id && moving.parentId !== parentId;
+      if (row.position === place && !reparented) continue;
+      changed.push(
+        await tx.category.update({
+          include: withTree,
+          where: { id: row.id },
+          data: { position: place, ...(row.id === moving.id ? { parentId } : {}), updatedAt: ctx.now() },
+        }),
+      );
+    }
+  };
+  await renumber(newSiblings);
+  // The siblings it left close the gap.
+  if (moving.parentId !== parentId) await renumber(await siblingsOf(moving.parentId));
+  return changed;
 }
 
 /**
@@ -168,33 +225,7 @@ export async function moveCategory<Q extends object>(ctx: Context, id: string, i
     const moving = await tx.category.findFirst({ where: { id, storeId } });
     if (!moving) throw notFound('Category');
     await assertParent(tx, storeId, parentId, id);
-    const siblingsOf = (parent: string | null) =>
-      tx.category.findMany({
-        where: { storeId, parentId: parent, id: { not: id } },
-        // The order of `categories(parentId, sortBy: position, sortDirection: asc)`.
-        orderBy: [{ position: 'asc' }, { id: 'asc' }],
-        select: { id: true, position: true, parentId: true },
-      });
-    const newSiblings = await siblingsOf(parentId);
-    newSiblings.splice(Math.min(position, newSiblings.length), 0, moving);
-    const changed: CategoryInTree[] = [];
-    const renumber = async (rows: { id: string; position: number; parentId: string | null }[]) => {
-      for (const [place, row] of rows.entries()) {
-        const reparented = row.id === id && moving.parentId !== parentId;
-        if (row.position === place && !reparented) continue;
-        changed.push(
-          await tx.category.update({
-            include: withTree,
-            where: { id: row.id },
-            data: { position: place, ...(row.id === id ? { parentId } : {}), updatedAt: ctx.now() },
-          }),
-        );
-      }
-    };
-    await renumber(newSiblings);
-    // The siblings it left close the gap.
-    if (moving.parentId !== parentId) await renumber(await siblingsOf(moving.parentId));
-    for (const category of changed)
+    for (const category of await place(tx, ctx, storeId, moving, parentId, position))
       await emitEvent(tx, {
         storeId,
         type: 'category.updated',
