@@ -182,7 +182,7 @@ describe('categories', () => {
         await shot(page, 'phone', 'categories-edit');
         await dialog.getByRole('button', { name: 'Save category' }).click();
         await dialog.waitFor({ state: 'detached' });
-        // The new parent is a move to the end of Boots' children; the rest is saved after it.
+        // The new parent is a move to the end of Boots' children, with the new name in the same write.
         await eventually(async () => JSON.stringify(await topLevel()) === JSON.stringify(['Caps', 'Boots']));
         const bags = await server.prisma.category.findFirstOrThrow({
           where: { storeId: shop.storeId, slug: 'bags' },
