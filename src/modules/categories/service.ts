@@ -1,13 +1,13 @@
 import type { Category, Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db/client';
-import { AppError, notFound, validationError } from '../../errors';
+import { notFound, validationError } from '../../errors';
 import { emitEvent } from '../../events/outbox';
 import { slugify } from '../../resources/slug';
 import { storeRows } from '../../resources/store-resource/rows';
 import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
 import { categoryUpdateInput, moveCategoryInput, newCategoryInput } from './input';
+import { assertParent, type CategoryInTree, LAST, lockTree, place, withTree } from './tree';
 
 export const categorySortFields = ['createdAt', 'name', 'position'] as const;
 export type CategorySortField = (typeof categorySortFields)[number];
@@ -45,14 +45,6 @@ export const categoryRows = storeRows<Category, CategoryFilter, CategorySortFiel
   defaultSort: 'createdAt',
 });
 
-/** What a category's event payload reads beside its own columns: its parent and its counts. */
-const withTree = {
-  parent: { select: { id: true, name: true } },
-  _count: { select: { children: true, products: true } },
-} satisfies Prisma.CategoryInclude;
-
-type CategoryInTree = Prisma.CategoryGetPayload<{ include: typeof withTree }>;
-
 /** The category as REST, GraphQL and event payloads show it. */
 export const categoryPayload = (category: CategoryInTree) => ({
   id: category.id,
@@ -67,37 +59,6 @@ export const categoryPayload = (category: CategoryInTree) => ({
   createdAt: category.createdAt.toISOString(),
   updatedAt: category.updatedAt.toISOString(),
 });
-
-/**
- * Changes to a store's tree (a new parent, a move) take this lock first, so that two of them never
- * both pass the cycle check on a tree the other is changing, and sibling renumbering never interleaves.
- */
-async function lockTree(tx: Tx, storeId: string) {
-  await tx.$executeRaw`select pg_advisory_xact_lock(hashtext(${`category-tree:${storeId}`}))`;
-}
-
-/** A parent must be another category of the same store, and never the category itself or below it. */
-async function assertParent(tx: Tx, storeId: string, parentId: string | null | undefined, selfId?: string) {
-  if (!parentId) return;
-  const fail = (message: string) =>
-    new AppError('VALIDATION_ERROR', `input.parentId: ${message}`, [{ path: 'input.parentId', message }]);
-  for (let id: string | null = parentId, depth = 0; id; depth++) {
-    if (id === selfId) {
-      const message =
-        'is the category itself or one of its subcategories: a category cannot move under itself';
-      throw new AppError('CATEGORY_CYCLE', `input.parentId: ${message}`, [
-        { path: 'input.parentId', message },
-      ]);
-    }
-    const parent: { parentId: string | null } | null = await tx.category.findFirst({
-      where: { id, storeId },
-      select: { parentId: true },
-    });
-    if (!parent) throw fail('no such category');
-    if (depth > 50) throw fail('the category tree is too deep');
-    id = parent.parentId;
-  }
-}
 
 export async function createCategory<Q extends object>(ctx: Context, input: unknown, query?: Q) {
   const storeId = storeIdOf(ctx);
@@ -164,51 +125,6 @@ export async function updateCategory<Q extends object>(ctx: Context, id: string,
       });
     return tx.category.findUniqueOrThrow({ ...query, where: { id } });
   });
-}
-
-/** A position beyond every sibling: the API's "last". */
-const LAST = Number.MAX_SAFE_INTEGER;
-
-/**
- * Puts a category under `parentId` at `position` among its siblings (beyond the last: last) and
- * renumbers the new and, when it changed parent, the old siblings 0, 1, 2… The caller holds the
- * tree lock and has checked the parent. Answers the categories whose parent or position changed.
- */
-async function place(
-  tx: Tx,
-  ctx: Context,
-  storeId: string,
-  moving: { id: string; parentId: string | null; position: number },
-  parentId: string | null,
-  position: number,
-): Promise<CategoryInTree[]> {
-  const siblingsOf = (parent: string | null) =>
-    tx.category.findMany({
-      where: { storeId, parentId: parent, id: { not: moving.id } },
-      // The order of `categories(parentId, sortBy: position, sortDirection: asc)`.
-      orderBy: [{ position: 'asc' }, { id: 'asc' }],
-      select: { id: true, position: true, parentId: true },
-    });
-  const newSiblings = await siblingsOf(parentId);
-  newSiblings.splice(Math.min(position, newSiblings.length), 0, moving);
-  const changed: CategoryInTree[] = [];
-  const renumber = async (rows: { id: string; position: number }[]) => {
-    for (const [place, row] of rows.entries()) {
-      const reparented = row.id === moving.id && moving.parentId !== parentId;
-      if (row.position === place && !reparented) continue;
-      changed.push(
-        await tx.category.update({
-          include: withTree,
-          where: { id: row.id },
-          data: { position: place, ...(row.id === moving.id ? { parentId } : {}), updatedAt: ctx.now() },
-        }),
-      );
-    }
-  };
-  await renumber(newSiblings);
-  // The siblings it left close the gap.
-  if (moving.parentId !== parentId) await renumber(await siblingsOf(moving.parentId));
-  return changed;
 }
 
 /**
