@@ -6,10 +6,11 @@ import { useFoldedMenu } from './components/folded-menu';
 import { Loading } from './components/ui';
 import { lazyPage } from './lazy-page';
 import { SignInPage } from './pages/sign-in';
-import { useSession } from './session';
+import { can, useSession } from './session';
 
 // Every page but sign-in loads when first opened (lazy-page.ts): one line per page.
 const AuditPage = lazyPage(() => import('./pages/audit'), 'AuditPage');
+const CategoriesPage = lazyPage(() => import('./pages/categories'), 'CategoriesPage');
 const CouponsPage = lazyPage(() => import('./pages/coupons'), 'CouponsPage');
 const CustomerPage = lazyPage(() => import('./pages/customers'), 'CustomerPage');
 const CustomersPage = lazyPage(() => import('./pages/customers'), 'CustomersPage');
@@ -20,18 +21,31 @@ const OrderPage = lazyPage(() => import('./pages/orders'), 'OrderPage');
 const OrdersPage = lazyPage(() => import('./pages/orders'), 'OrdersPage');
 const OverviewPage = lazyPage(() => import('./pages/overview'), 'OverviewPage');
 const ProductsPage = lazyPage(() => import('./pages/products'), 'ProductsPage');
+const ReviewsPage = lazyPage(() => import('./pages/reviews'), 'ReviewsPage');
+const SettingsPage = lazyPage(() => import('./pages/settings'), 'SettingsPage');
 const WebhooksPage = lazyPage(() => import('./pages/webhooks'), 'WebhooksPage');
 
 const sections = [
   ['/', 'Overview'],
   ['/products', 'Products'],
+  ['/categories', 'Categories'],
   ['/orders', 'Orders'],
   ['/customers', 'Customers'],
   ['/coupons', 'Coupons'],
+  ['/reviews', 'Reviews'],
   ['/keys', 'API keys'],
   ['/webhooks', 'Webhooks'],
+  ['/settings', 'Settings'],
   ['/audit', 'Audit log'],
 ] as const;
+
+/** Sections shown only to sessions holding the right to read them. */
+const sectionRights: Partial<Record<(typeof sections)[number][0], string>> = {
+  '/categories': 'CATEGORIES',
+  '/coupons': 'COUPONS',
+  '/reviews': 'REVIEWS',
+  '/settings': 'STORE_SETTINGS',
+};
 
 /** The dashboard: sign-in until a session exists, then the store's sections (docs/design.md "The dashboard"). */
 export function App() {
@@ -70,6 +84,8 @@ export function App() {
         <nav aria-label="Sections" {...menu.nav}>
           <ul>
             {sections.map(([href, label]) => {
+              const right = sectionRights[href];
+              if (right && !can(session, right, 'READ')) return null;
               const current = href === '/' ? location === '/' : location.startsWith(href);
               return (
                 <li key={href}>
@@ -97,6 +113,9 @@ export function App() {
               <Route path="/webhooks/:id/deliveries/:deliveryId">
                 {(params) => <DeliveryPage endpointId={params.id} id={params.deliveryId} />}
               </Route>
+              <Route path="/categories" component={CategoriesPage} />
+              <Route path="/reviews" component={ReviewsPage} />
+              <Route path="/settings" component={SettingsPage} />
               <Route path="/audit" component={AuditPage} />
               <Route path="/sign-in">
                 <Redirect to="/" />

@@ -22,6 +22,8 @@ interface SessionState {
   session: Session | null | undefined;
   signIn(email: string, password: string): Promise<ApiError | null>;
   signOut(): Promise<void>;
+  /** Reads the session again (after the store's settings changed: the header shows its name). */
+  reload(): Promise<void>;
   /** The service said the session is over (expired, signed out elsewhere): back to sign-in. */
   expired(): void;
 }
@@ -65,7 +67,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setSession(null);
   }, []);
   const expired = useCallback(() => setSession(null), []);
-  const value = useMemo(() => ({ session, signIn, signOut, expired }), [session, signIn, signOut, expired]);
+  const value = useMemo(
+    () => ({ session, signIn, signOut, expired, reload: load }),
+    [session, signIn, signOut, expired, load],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -1,3 +1,8 @@
-import { resourceRoutes } from '../resource-routes';
+import { resourceRoutes, writeRoute } from '../resource-routes';
 
-export const categoryRoutes = resourceRoutes({ tag: 'Categories', path: '/category', type: 'Category' });
+const tag = 'Categories';
+
+export const categoryRoutes = [
+  ...resourceRoutes({ tag, path: '/category', type: 'Category' }),
+  writeRoute({ tag, method: 'POST', path: '/category/{id}/move', field: 'moveCategory' }),
+];

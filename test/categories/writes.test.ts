@@ -69,13 +69,14 @@ describe('category writes', () => {
     expect(await server.prisma.event.count({ where: { storeId } })).toBe(before);
   });
 
-  it('refuses a parent that would make a cycle', async () => {
+  it('refuses a parent that would make a cycle: 409 CATEGORY_CYCLE, as moveCategory does', async () => {
     const parent = (await (await send('POST', '/api/v1/category', { name: 'Parent' })).json()).data;
     const child = (
       await (await send('POST', '/api/v1/category', { name: 'Child', parentId: parent.id })).json()
     ).data;
     const cycle = await send('PATCH', `/api/v1/category/${parent.id}`, { parentId: child.id });
-    expect(cycle.status).toBe(400);
+    expect(cycle.status).toBe(409);
+    expect((await cycle.json()).code).toBe('CATEGORY_CYCLE');
   });
 
   it('treats another store’s category as missing, and needs the exact scope', async () => {

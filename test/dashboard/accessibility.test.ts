@@ -42,16 +42,23 @@ const pages = (): Array<[string, string]> => [
   ['endpoint', `/webhooks/${ids.endpoint}`],
   ['delivery', `/webhooks/${ids.endpoint}/deliveries/${ids.delivery}`],
   ['audit', '/audit'],
+  ['categories', '/categories'],
+  ['reviews', '/reviews'],
+  ['settings', '/settings'],
 ];
 
 /** Every dialog, one line each: the page it opens on and the button that opens it. */
-const dialogs = (): Array<[string, string]> => [
+const dialogs = (): Array<[string, string | RegExp]> => [
   ['/keys', 'Create API key'],
   ['/webhooks', 'Add endpoint'],
   ['/products', 'New product'],
   ['/coupons', 'New coupon'],
   ['/coupons', 'Edit SAVE15'],
   ['/coupons', 'Delete SAVE15'],
+  ['/categories', 'New category'],
+  ['/categories', /^Move Jackets & Coats$/],
+  ['/categories', /^Delete Jackets & Coats$/],
+  ['/reviews', /^Delete /],
 ];
 
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -124,7 +131,7 @@ it.each([
       }
       for (const [path, button] of dialogs()) {
         await page.goto(`${server.baseUrl}${path}`);
-        await page.getByRole('button', { name: button }).click();
+        await page.getByRole('button', { name: button }).first().click();
         await page.getByRole('dialog').waitFor();
         await page.getByRole('dialog').getByRole('button').first().waitFor();
         await check(`${path} ${button} dialog`);

@@ -60,11 +60,14 @@ afterAll(async () => {
 const sections = [
   'Overview',
   'Products',
+  'Categories',
   'Orders',
   'Customers',
   'Coupons',
+  'Reviews',
   'API keys',
   'Webhooks',
+  'Settings',
   'Audit log',
 ];
 

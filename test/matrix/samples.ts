@@ -193,6 +193,7 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'GET /category/{id}': withId(category),
     'POST /category': withBody(() => ({ name: `New ${tag()}` })),
     'PATCH /category/{id}': withId(category, 'id', () => ({ name: `Renamed ${tag()}` })),
+    'POST /category/{id}/move': withId(category, 'id', () => ({ parentId: null, position: 0 })),
     'DELETE /category/{id}': withId(category),
     'GET /product': none,
     'GET /product/{id}': withId(product),

@@ -152,6 +152,22 @@ describe('every tool returns the store’s data, matching its output schema', ()
     }>(result, 'categories');
     expect(page.pagination).toEqual(expect.objectContaining({ totalResults: total }));
     expect(page.items.length).toBe(Math.min(total, 25));
+
+    // The tree: the top level, each with its counts.
+    const top = resultOf<{ items: { parent: unknown; childCount: number; productCount: number }[] }>(
+      await callTool(demo.client, 'list_categories', { topLevelOnly: true }),
+      'categories',
+    );
+    expect(top.items.length).toBe(
+      await server.prisma.category.count({ where: { ...where(), parentId: null } }),
+    );
+    for (const item of top.items) {
+      expect(item.parent).toBeNull();
+      expect(item).toEqual(
+        expect.objectContaining({ childCount: expect.any(Number), productCount: expect.any(Number) }),
+      );
+    }
+    expect(top.items.some((item) => item.productCount > 0)).toBe(true);
   });
 
   it('list_orders filtered by status and time, and get_order with its lines', async () => {

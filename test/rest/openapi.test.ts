@@ -111,6 +111,8 @@ describe('GET /api/v1/openapi.json', () => {
         schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
       },
       { name: 'q', in: 'query', required: false, schema: { type: 'string' } },
+      { name: 'parentId', in: 'query', required: false, schema: { type: 'string' } },
+      { name: 'topLevelOnly', in: 'query', required: false, schema: { type: 'boolean' } },
       {
         name: 'sortBy',
         in: 'query',
@@ -137,7 +139,10 @@ describe('GET /api/v1/openapi.json', () => {
     const item = (document.components.schemas.Category ?? {}) as Schema;
     expect(item.type).toBe('object');
     expect(item.properties?.id).toEqual(expect.objectContaining({ type: 'string' }));
-    expect(item.properties?.position).toEqual({ type: 'integer' });
+    expect(item.properties?.position).toEqual({
+      type: 'integer',
+      description: 'The place among its siblings, from 0',
+    });
     expect(item.properties?.createdAt).toEqual({ type: 'string', format: 'date-time' });
     expect(item.properties?.description).toEqual({ type: ['string', 'null'] });
     expect(item.properties?.parentId).toEqual({ type: ['string', 'null'] });

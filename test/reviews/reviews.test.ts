@@ -152,6 +152,31 @@ describe('review lists', () => {
     ]);
   });
 
+  it('orders the moderation queue with sortBy=status: pending, then approved, then rejected, each newest first', async () => {
+    const sameMinute = [reviews[3]!, reviews[4]!].sort((a, b) => (a.id < b.id ? -1 : 1)).map((r) => r.title);
+    const queue = await list('?sortBy=status&sortDirection=asc');
+    expect(titles(queue)).toEqual([...sameMinute, 'Great boots', 'Leaky', 'Solid', 'Thin']);
+    expect(queue.data.map((r: { status: string }) => r.status)).toEqual([
+      'pending',
+      'pending',
+      'pending',
+      'approved',
+      'approved',
+      'rejected',
+    ]);
+    const first = await gql(
+      '{ reviews(sortBy: status, sortDirection: asc, limit: 2, page: 2) { items { title } } reviewsConnection(sortBy: status, sortDirection: asc, first: 4) { edges { node { title } } } }',
+      {},
+      store.key,
+    );
+    expect(first.data.reviews.items.map((r: { title: string }) => r.title)).toEqual(['Great boots', 'Leaky']);
+    expect(first.data.reviewsConnection.edges.map((e: { node: { title: string } }) => e.node.title)).toEqual([
+      ...sameMinute,
+      'Great boots',
+      'Leaky',
+    ]);
+  });
+
   it('filters by q on title or body, status, productId and rating', async () => {
     expect(titles(await list('?q=boots'))).toEqual(['Shiny', 'Great boots']);
     expect(titles(await list('?q=GREAT'))).toEqual(['Solid', 'Great boots']);

@@ -44,10 +44,23 @@ describe('GET /store/settings', () => {
         timezone: 'UTC',
         contactEmail: store.contactEmail,
         plan: 'PRO',
+        planFeatures: { apiAccess: true, webhooks: true, webhookEndpointLimit: 5 },
         status: 'ACTIVE',
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       },
+    });
+  });
+
+  it('shows what a plan without API access or webhooks includes (the one table, src/access/plans.ts)', async () => {
+    const starter = await makeStore(server.prisma, { plan: 'STARTER' });
+    const { token } = await signInAs(server, starter.id, 'OWNER');
+    const res = await server.request('/api/v1/store/settings', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect((await res.json()).data).toMatchObject({
+      plan: 'STARTER',
+      planFeatures: { apiAccess: false, webhooks: false, webhookEndpointLimit: 0 },
     });
   });
 });

@@ -20,7 +20,9 @@ export const catalogTools = [
   listTool({
     name: 'list_categories',
     title: 'List categories',
-    description: 'Lists the store’s product categories a page at a time. Filter with q (name or slug).',
+    description:
+      'Lists the store’s product categories a page at a time, with parent, position, childCount and productCount. ' +
+      'Filter with q (name or slug), parentId (the children of a category) or topLevelOnly.',
     field: 'categories',
     noun: 'categories',
   }),

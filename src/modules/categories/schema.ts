@@ -1,15 +1,23 @@
 import { builder } from '../../builder';
 import { requireScope, resourceFragment } from '../../field-extensions';
+import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
 import { NodeRef } from '../../resources/node/interface';
 import { storeMutations } from '../../resources/store-resource/mutations';
 import { storeQueries } from '../../resources/store-resource/queries';
 import { timestamps } from '../../resources/timestamps';
-import { categoryUpdateInput, newCategoryInput } from './input';
-import { categoryRows, categorySortFields, createCategory, deleteCategory, updateCategory } from './service';
+import { categoryUpdateInput, moveCategoryInput, newCategoryInput } from './input';
+import {
+  categoryRows,
+  categorySortFields,
+  createCategory,
+  deleteCategory,
+  moveCategory,
+  updateCategory,
+} from './service';
 
 export const CategoryRef = builder.prismaObject('Category', {
-  extensions: resourceFragment(),
+  extensions: resourceFragment({ relations: { parent: 'id name' } }),
   interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -17,7 +25,15 @@ export const CategoryRef = builder.prismaObject('Category', {
     slug: t.exposeString('slug'),
     description: t.exposeString('description', { nullable: true }),
     parentId: t.exposeString('parentId', { nullable: true }),
-    position: t.exposeInt('position'),
+    parent: t.relation('parent', {
+      nullable: true,
+      description: 'The category above; null at the top level',
+    }),
+    position: t.exposeInt('position', { description: 'The place among its siblings, from 0' }),
+    childCount: t.relationCount('children', { description: 'How many categories sit directly under it' }),
+    productCount: t.relationCount('products', {
+      description: 'How many products are in it (not counting subcategories)',
+    }),
     ...timestamps(t),
   }),
 });
@@ -28,13 +44,34 @@ storeQueries({
   scope: requireScope('CATEGORIES', 'READ'),
   cacheable: true,
   descriptions: {
-    list: 'Categories of the store, a page at a time; `q` matches name or slug',
+    list: 'Categories of the store, a page at a time; `q` matches name or slug; `parentId` lists the children of a category, `topLevelOnly` those with no parent',
     connection: 'Categories as a Relay connection, for frontends',
   },
   sortFields: categorySortFields,
-  filters: (arg) => ({ q: arg.string() }),
+  filters: (arg) => ({
+    q: arg.string(),
+    parentId: arg.id({ description: 'Only the categories directly under this one' }),
+    topLevelOnly: arg.boolean({ description: 'Only the categories with no parent' }),
+  }),
   rows: categoryRows,
 });
+
+const MoveCategoryInput = inputTypeOf('MoveCategoryInput', moveCategoryInput);
+
+builder.mutationFields((t) => ({
+  moveCategory: t.prismaField({
+    description:
+      'Move a category under another (or to the top level) at a position among its siblings; both sibling lists are renumbered from 0. Under itself or a subcategory: 409 CATEGORY_CYCLE (emits category.updated)',
+    type: 'Category',
+    authScopes: requireScope('CATEGORIES', 'UPDATE'),
+    args: {
+      ...idempotencyArg(t.arg),
+      id: t.arg.id({ required: true }),
+      input: t.arg({ type: MoveCategoryInput, required: true }),
+    },
+    resolve: (query, _root, { id, input }, ctx) => moveCategory(ctx, id, input, query),
+  }),
+}));
 
 const CreateCategoryInput = inputTypeOf('CreateCategoryInput', newCategoryInput);
 const UpdateCategoryInput = inputTypeOf('UpdateCategoryInput', categoryUpdateInput);

@@ -1,25 +1,31 @@
 import type { Category, Prisma } from '../../../prisma/generated/client/client';
 import { type Context, storeIdOf } from '../../context';
-import type { Tx } from '../../db/client';
-import { AppError, notFound } from '../../errors';
+import { notFound, validationError } from '../../errors';
 import { emitEvent } from '../../events/outbox';
 import { slugify } from '../../resources/slug';
 import { storeRows } from '../../resources/store-resource/rows';
 import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
-import { categoryUpdateInput, newCategoryInput } from './input';
+import { categoryUpdateInput, moveCategoryInput, newCategoryInput } from './input';
+import { assertParent, type CategoryInTree, LAST, lockTree, place, withTree } from './tree';
 
 export const categorySortFields = ['createdAt', 'name', 'position'] as const;
 export type CategorySortField = (typeof categorySortFields)[number];
 
 export interface CategoryFilter {
   q?: string | null;
+  parentId?: string | null;
+  topLevelOnly?: boolean | null;
 }
 
 function categoryWhere(storeId: string, filter: CategoryFilter): Prisma.CategoryWhereInput {
+  if (filter.parentId && filter.topLevelOnly)
+    throw validationError([{ path: 'topLevelOnly', message: 'cannot be combined with parentId' }]);
   const q = filter.q?.trim();
   return {
     storeId,
+    ...(filter.parentId ? { parentId: filter.parentId } : {}),
+    ...(filter.topLevelOnly ? { parentId: null } : {}),
     ...(q
       ? {
           OR: [
@@ -40,42 +46,36 @@ export const categoryRows = storeRows<Category, CategoryFilter, CategorySortFiel
 });
 
 /** The category as REST, GraphQL and event payloads show it. */
-export const categoryPayload = (category: Category) => ({
+export const categoryPayload = (category: CategoryInTree) => ({
   id: category.id,
   name: category.name,
   slug: category.slug,
   description: category.description,
   parentId: category.parentId,
+  parent: category.parent,
   position: category.position,
+  childCount: category._count.children,
+  productCount: category._count.products,
   createdAt: category.createdAt.toISOString(),
   updatedAt: category.updatedAt.toISOString(),
 });
 
-/** A parent must be another category of the same store, and never the category itself or below it. */
-async function assertParent(tx: Tx, storeId: string, parentId: string | null | undefined, selfId?: string) {
-  if (!parentId) return;
-  const fail = (message: string) =>
-    new AppError('VALIDATION_ERROR', `input.parentId: ${message}`, [{ path: 'input.parentId', message }]);
-  for (let id: string | null = parentId, depth = 0; id; depth++) {
-    if (id === selfId) throw fail('would make the category its own ancestor');
-    const parent: { parentId: string | null } | null = await tx.category.findFirst({
-      where: { id, storeId },
-      select: { parentId: true },
-    });
-    if (!parent) throw fail('no such category');
-    if (depth > 50) throw fail('the category tree is too deep');
-    id = parent.parentId;
-  }
-}
-
-export async function createCategory(ctx: Context, input: unknown) {
+export async function createCategory<Q extends object>(ctx: Context, input: unknown, query?: Q) {
   const storeId = storeIdOf(ctx);
   const fields = parseInput(newCategoryInput, input, 'input');
   return writeStore(ctx, storeId, async (tx) => {
+    await lockTree(tx, storeId);
     await assertParent(tx, storeId, fields.parentId);
+    // Without a position it goes after its last sibling.
+    const last = await tx.category.aggregate({
+      where: { storeId, parentId: fields.parentId ?? null },
+      _max: { position: true },
+    });
     const category = await tx.category.create({
+      include: withTree,
       data: {
         ...fields,
+        position: fields.position ?? (last._max.position === null ? 0 : last._max.position + 1),
         slug: fields.slug ?? slugify(fields.name),
         storeId,
         createdAt: ctx.now(),
@@ -88,25 +88,67 @@ export async function createCategory(ctx: Context, input: unknown) {
       data: { object: categoryPayload(category) },
       now: ctx.now(),
     });
-    return category;
+    return tx.category.findUniqueOrThrow({ ...query, where: { id: category.id } });
   });
 }
 
-export async function updateCategory(ctx: Context, id: string, input: unknown) {
+/**
+ * A new `parentId` is a move (to `position`, or after the new parent's last child) with the siblings
+ * renumbered, as moveCategory does; without one, `position` is set as given.
+ */
+export async function updateCategory<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {
   const storeId = storeIdOf(ctx);
-  const fields = parseInput(categoryUpdateInput, input, 'input');
+  const { parentId, position, ...fields } = parseInput(categoryUpdateInput, input, 'input');
   return writeStore(ctx, storeId, async (tx) => {
-    const existing = await tx.category.findFirst({ where: { id, storeId }, select: { id: true } });
-    if (!existing) throw notFound('Category');
-    await assertParent(tx, storeId, fields.parentId, id);
-    const category = await tx.category.update({ where: { id }, data: { ...fields, updatedAt: ctx.now() } });
-    await emitEvent(tx, {
-      storeId,
-      type: 'category.updated',
-      data: { object: categoryPayload(category) },
-      now: ctx.now(),
+    if (parentId !== undefined) await lockTree(tx, storeId);
+    const existing = await tx.category.findFirst({
+      where: { id, storeId },
+      select: { id: true, parentId: true, position: true },
     });
-    return category;
+    if (!existing) throw notFound('Category');
+    await assertParent(tx, storeId, parentId, id);
+    const reparented = parentId !== undefined && (parentId ?? null) !== existing.parentId;
+    const moved = reparented
+      ? await place(tx, ctx, storeId, existing, parentId ?? null, position ?? LAST)
+      : [];
+    const category = await tx.category.update({
+      include: withTree,
+      where: { id },
+      data: { ...fields, ...(reparented ? {} : { position }), updatedAt: ctx.now() },
+    });
+    for (const changed of [category, ...moved.filter((row) => row.id !== id)])
+      await emitEvent(tx, {
+        storeId,
+        type: 'category.updated',
+        data: { object: categoryPayload(changed) },
+        now: ctx.now(),
+      });
+    return tx.category.findUniqueOrThrow({ ...query, where: { id } });
+  });
+}
+
+/**
+ * Moves a category under another (or to the top level) at a place among its new siblings, and
+ * renumbers the old and the new siblings 0, 1, 2… in the same transaction, under the store's tree
+ * lock. A parent that is the category or below it is CATEGORY_CYCLE. Every category whose parent
+ * or position changed emits category.updated.
+ */
+export async function moveCategory<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {
+  const storeId = storeIdOf(ctx);
+  const { parentId = null, position } = parseInput(moveCategoryInput, input, 'input');
+  return writeStore(ctx, storeId, async (tx) => {
+    await lockTree(tx, storeId);
+    const moving = await tx.category.findFirst({ where: { id, storeId } });
+    if (!moving) throw notFound('Category');
+    await assertParent(tx, storeId, parentId, id);
+    for (const category of await place(tx, ctx, storeId, moving, parentId, position))
+      await emitEvent(tx, {
+        storeId,
+        type: 'category.updated',
+        data: { object: categoryPayload(category) },
+        now: ctx.now(),
+      });
+    return tx.category.findUniqueOrThrow({ ...query, where: { id } });
   });
 }
 
@@ -114,7 +156,7 @@ export async function updateCategory(ctx: Context, id: string, input: unknown) {
 export async function deleteCategory(ctx: Context, id: string) {
   const storeId = storeIdOf(ctx);
   return writeStore(ctx, storeId, async (tx) => {
-    const existing = await tx.category.findFirst({ where: { id, storeId } });
+    const existing = await tx.category.findFirst({ where: { id, storeId }, include: withTree });
     if (!existing) throw notFound('Category');
     await tx.category.delete({ where: { id } });
     await emitEvent(tx, {

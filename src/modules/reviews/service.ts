@@ -6,7 +6,8 @@ import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
 import { moderateReviewInput, type reviewStatuses } from './input';
 
-export const reviewSortFields = ['createdAt', 'rating'] as const;
+/** `status` ascending is the moderation queue's order: pending, then approved, then rejected, each newest first. */
+export const reviewSortFields = ['createdAt', 'rating', 'status'] as const;
 export type ReviewSortField = (typeof reviewSortFields)[number];
 
 export interface ReviewFilter {
@@ -43,6 +44,8 @@ export const reviewRows = storeRows<Review, ReviewFilter, ReviewSortField>({
   model: (ctx) => ctx.prisma.review,
   where: reviewWhere,
   defaultSort: 'createdAt',
+  // The moderation queue: pending first, each status newest first.
+  thenBy: { status: 'createdAt' },
 });
 
 export async function moderateReview<Q extends object>(ctx: Context, id: string, input: unknown, query?: Q) {

@@ -49,19 +49,32 @@ export function resolvePage<SortField extends string>(
   };
 }
 
-/** A stable order: the chosen field, ties broken by id in the same direction. */
-function stableOrder<SortField extends string>(order: { sortBy: SortField; direction: SortDirection }) {
-  return [{ [order.sortBy]: order.direction }, { id: order.direction }] as Array<
-    Record<SortField | 'id', SortDirection>
-  >;
+/**
+ * For a sort field with few values (a status), the field that orders each group of equals, newest
+ * or highest first, before the id: `{ status: 'createdAt' }` lists the pending reviews newest first.
+ */
+export type ThenBy<SortField extends string> = Partial<Record<SortField, string>>;
+
+/** A stable order: the chosen field, then its `thenBy` field (descending), ties broken by id in the same direction. */
+function stableOrder<SortField extends string>(
+  order: { sortBy: SortField; direction: SortDirection },
+  thenBy: ThenBy<SortField> = {},
+) {
+  const then = thenBy[order.sortBy];
+  return [
+    { [order.sortBy]: order.direction },
+    ...(then ? [{ [then]: 'desc' }] : []),
+    { id: order.direction },
+  ] as Array<Record<string, SortDirection>>;
 }
 
 /** A Relay connection's order (Pothos supplies the cursor window): the same defaults as a page's. */
 export function connectionOrder<SortField extends string>(
   args: { sortBy?: SortField | null; sortDirection?: SortDirection | null },
   defaultSort: SortField,
+  thenBy?: ThenBy<SortField>,
 ) {
-  return stableOrder({ sortBy: args.sortBy ?? defaultSort, direction: args.sortDirection ?? 'desc' });
+  return stableOrder({ sortBy: args.sortBy ?? defaultSort, direction: args.sortDirection ?? 'desc' }, thenBy);
 }
 
 /** lastPage is at least 1, so a client iterating from 1 to lastPage always makes one request. */
@@ -76,8 +89,11 @@ function toPage<T>(items: T[], totalResults: number, resolved: { page: number; l
 }
 
 /** A resolved page as findMany arguments: the stable order and the window. */
-export function pageWindow<SortField extends string>(resolved: ResolvedPage<SortField>) {
-  return { orderBy: stableOrder(resolved), skip: resolved.skip, take: resolved.limit };
+export function pageWindow<SortField extends string>(
+  resolved: ResolvedPage<SortField>,
+  thenBy?: ThenBy<SortField>,
+) {
+  return { orderBy: stableOrder(resolved, thenBy), skip: resolved.skip, take: resolved.limit };
 }
 
 /** One page of a list: its rows and the total count, queried side by side. */

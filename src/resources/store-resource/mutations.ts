@@ -35,10 +35,11 @@ export function storeMutations<Create, Update>(spec: {
   /** The resource's Prisma model and GraphQL type: `Category` → createCategory, DeletedCategory. */
   name: string;
   resource: ScopeResource;
-  create?: Write<(ctx: Context, input: Create) => Promise<unknown>> & {
+  /** `query`: the Prisma selection the caller asked for (relations, counts), for the write's own read. */
+  create?: Write<(ctx: Context, input: Create, query: object) => Promise<unknown>> & {
     input: InputObjectRef<BuilderTypes, Create>;
   };
-  update?: Write<(ctx: Context, id: string, input: Update) => Promise<unknown>> & {
+  update?: Write<(ctx: Context, id: string, input: Update, query: object) => Promise<unknown>> & {
     input: InputObjectRef<BuilderTypes, Update>;
   };
   delete?: Write<(ctx: Context, id: string) => Promise<DeletionReceipt>>;
@@ -61,8 +62,8 @@ export function storeMutations<Create, Update>(spec: {
         type: name,
         authScopes: requireScope(resource, 'WRITE'),
         args: { ...idempotencyArg(arg), input: arg({ type: create.input, required: true }) },
-        resolve: (_query: unknown, _root: unknown, args: { input: Create }, ctx: Context) =>
-          create.run(ctx, args.input),
+        resolve: (query: object, _root: unknown, args: { input: Create }, ctx: Context) =>
+          create.run(ctx, args.input, query),
       });
     if (update)
       fields[`update${name}`] = t.prismaField({
@@ -70,8 +71,8 @@ export function storeMutations<Create, Update>(spec: {
         type: name,
         authScopes: requireScope(resource, 'UPDATE'),
         args: { ...idempotencyArg(arg), id: id(), input: arg({ type: update.input, required: true }) },
-        resolve: (_query: unknown, _root: unknown, args: { id: string; input: Update }, ctx: Context) =>
-          update.run(ctx, args.id, args.input),
+        resolve: (query: object, _root: unknown, args: { id: string; input: Update }, ctx: Context) =>
+          update.run(ctx, args.id, args.input, query),
       });
     if (spec.delete && deleted) {
       const remove = spec.delete;

@@ -8,6 +8,7 @@ import {
   pageWindow,
   resolvePage,
   type SortDirection,
+  type ThenBy,
 } from '../pagination/page';
 
 /**
@@ -52,8 +53,10 @@ export function storeRows<Row, Filter, Sort extends string>(spec: {
   /** The store's rows matching the filter; throws VALIDATION_ERROR for a filter out of bounds. */
   where: (storeId: string, filter: Filter) => object;
   defaultSort: Sort;
+  /** Where a sort field has few values, what orders each group of equals (pagination/page.ts). */
+  thenBy?: ThenBy<Sort>;
 }): StoreRows<Row, Filter, Sort> {
-  const { model, defaultSort } = spec;
+  const { model, defaultSort, thenBy } = spec;
   const where = (ctx: Context, filter: Filter) => spec.where(storeIdOf(ctx), filter);
   return {
     async page(ctx, args, selection = {}) {
@@ -62,13 +65,17 @@ export function storeRows<Row, Filter, Sort extends string>(spec: {
       const rows = model(ctx);
       return loadPage(
         page,
-        rows.findMany({ ...selection, where: filtered, ...pageWindow(page) }),
+        rows.findMany({ ...selection, where: filtered, ...pageWindow(page, thenBy) }),
         rows.count({ where: filtered }),
       );
     },
     count: async (ctx, filter) => model(ctx).count({ where: where(ctx, filter) }),
     connection: async (ctx, query, args) =>
-      model(ctx).findMany({ ...query, where: where(ctx, args), orderBy: connectionOrder(args, defaultSort) }),
+      model(ctx).findMany({
+        ...query,
+        where: where(ctx, args),
+        orderBy: connectionOrder(args, defaultSort, thenBy),
+      }),
     async get(ctx, id, selection) {
       const row = await model(ctx).findFirst({ ...selection, where: { id, storeId: storeIdOf(ctx) } });
       if (!row) throw notFound(spec.name);
