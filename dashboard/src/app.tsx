@@ -3,6 +3,8 @@ import { Provider } from 'urql';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { createClient } from './client';
 import { Loading } from './components/ui';
+import { AcceptInvitePage } from './pages/accept-invite';
+import { AccountPage } from './pages/account';
 import { AuditPage } from './pages/audit';
 import { CustomerPage, CustomersPage } from './pages/customers';
 import { DeliveryPage } from './pages/delivery';
@@ -12,8 +14,9 @@ import { OrderPage, OrdersPage } from './pages/orders';
 import { OverviewPage } from './pages/overview';
 import { ProductsPage } from './pages/products';
 import { SignInPage } from './pages/sign-in';
+import { StaffPage } from './pages/staff';
 import { WebhooksPage } from './pages/webhooks';
-import { useSession } from './session';
+import { can, useSession } from './session';
 
 const sections = [
   ['/', 'Overview'],
@@ -22,14 +25,20 @@ const sections = [
   ['/customers', 'Customers'],
   ['/keys', 'API keys'],
   ['/webhooks', 'Webhooks'],
+  ['/staff', 'Staff'],
   ['/audit', 'Audit log'],
 ] as const;
+
+/** Sections shown only to a session holding the resource's READ right (the page still explains why). */
+const sectionResource: Record<string, string> = { '/staff': 'STAFF' };
 
 /** The dashboard: sign-in until a session exists, then the store's sections (docs/design.md "The dashboard"). */
 export function App() {
   const { session, signOut, expired } = useSession();
   const client = useMemo(() => createClient(expired), [expired]);
   const [location] = useLocation();
+  // An invitation link works whoever is signed in here: accepting signs its invitee in.
+  if (location.startsWith('/accept-invite')) return <AcceptInvitePage />;
   if (session === undefined) return <Loading what="your session" />;
   if (session === null)
     return (
@@ -50,7 +59,9 @@ export function App() {
           {session.store.name} <span className="plan">{session.store.plan}</span>
         </span>
         <span className="who">
-          {session.staff.name} ({session.staff.role})
+          <span>
+            <Link href="/account">{session.staff.name}</Link> ({session.staff.role})
+          </span>
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>
@@ -60,6 +71,8 @@ export function App() {
         <nav aria-label="Sections">
           <ul>
             {sections.map(([href, label]) => {
+              const resource = sectionResource[href];
+              if (resource && !can(session, resource, 'READ')) return null;
               const current = href === '/' ? location === '/' : location.startsWith(href);
               return (
                 <li key={href}>
@@ -85,6 +98,8 @@ export function App() {
             <Route path="/webhooks/:id/deliveries/:deliveryId">
               {(params) => <DeliveryPage endpointId={params.id} id={params.deliveryId} />}
             </Route>
+            <Route path="/staff" component={StaffPage} />
+            <Route path="/account" component={AccountPage} />
             <Route path="/audit" component={AuditPage} />
             <Route path="/sign-in">
               <Redirect to="/" />
