@@ -18,7 +18,7 @@ export function AccountPage() {
   return (
     <>
       <h1>Account</h1>
-      <dl className="facts">
+      <dl className="facts account-facts">
         <dt>Name</dt>
         <dd>{session.staff.name}</dd>
         <dt>E-mail</dt>

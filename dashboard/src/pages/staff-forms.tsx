@@ -41,6 +41,15 @@ export function InviteStaffDialog({ session, onInvited }: { session: Session; on
   const [invited, setInvited] = useState<string | null>(null);
   const [role, setRole] = useState<Role>('STAFF');
   const invite = useAction(InviteStaff);
+  // Closed however it closes (Done, Escape, ×), it opens afresh: an empty form.
+  const openChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      setInvited(null);
+      setRole('STAFF');
+      invite.clear();
+    }
+  };
   const errors = invite.error?.fields ?? {};
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -57,14 +66,7 @@ export function InviteStaffDialog({ session, onInvited }: { session: Session; on
     <Dialog
       title={invited ? 'Invitation sent' : 'Invite a staff member'}
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) {
-          setInvited(null);
-          setRole('STAFF');
-          invite.clear();
-        }
-      }}
+      onOpenChange={openChange}
       trigger={
         <button type="button" className="primary">
           Invite
@@ -78,7 +80,7 @@ export function InviteStaffDialog({ session, onInvited }: { session: Session; on
             works once, for 72 hours; you can resend or revoke it from the list.
           </p>
           <div className="actions">
-            <button type="button" className="primary" onClick={() => setOpen(false)}>
+            <button type="button" className="primary" onClick={() => openChange(false)}>
               Done
             </button>
           </div>

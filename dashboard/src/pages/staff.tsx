@@ -125,7 +125,7 @@ export function StaffPage() {
         onPage={setPage}
       >
         {(items) => (
-          <table>
+          <table className="staff-table">
             <caption className="sr-only">Staff</caption>
             <thead>
               <tr>
