@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, seedDemoStore } from '../../prisma/seed/demo-store';
+import { hashInvitationToken } from '../../src/auth/invitation-token';
 import type { TestServer } from '../helpers/server';
 import { inBrowser, launchBrowser, signIn, startDashboardServer } from './setup';
 
@@ -13,6 +14,8 @@ jest.setTimeout(180_000);
 let server: TestServer;
 let browser: Browser;
 let ids: { order: string; customer: string; endpoint: string; delivery: string };
+/** An invitation link's token, as its e-mail would carry it (no worker here: its digest is set directly). */
+const INVITATION_TOKEN = 'a'.repeat(43);
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
@@ -52,6 +55,16 @@ beforeAll(async () => {
   const order = await server.prisma.order.findFirstOrThrow({ where: { storeId, status: 'pending' } });
   const customer = await server.prisma.customer.findFirstOrThrow({ where: { storeId } });
   ids = { order: order.id, customer: customer.id, endpoint, delivery: delivery.id };
+  const invited = await server.send(
+    'POST',
+    '/api/v1/staff',
+    { email: 'invitee@demo.store', name: 'Invitee', role: 'ADMIN' },
+    seeded.apiKey,
+  );
+  await server.prisma.staffInvitation.update({
+    where: { staffUserId: (await invited.json()).data.id },
+    data: { tokenHash: hashInvitationToken(INVITATION_TOKEN) },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -99,6 +112,12 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
       await page.goto(`${server.baseUrl}/`);
       await page.getByLabel('Email').waitFor();
       await check('sign-in');
+      await page.goto(`${server.baseUrl}/accept-invite?token=${INVITATION_TOKEN}`);
+      await page.getByRole('heading', { level: 1, name: /^Join / }).waitFor();
+      await check('accept-invite');
+      await page.goto(`${server.baseUrl}/accept-invite?token=${'b'.repeat(43)}`);
+      await page.getByRole('heading', { level: 1, name: 'This invitation link does not work' }).waitFor();
+      await check('accept-invite, invalid link');
       await signIn(page, server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
       // The check is live: a button without a name is caught.
       await page.evaluate(() =>
@@ -118,6 +137,8 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
         ['endpoint', `/webhooks/${ids.endpoint}`],
         ['delivery', `/webhooks/${ids.endpoint}/deliveries/${ids.delivery}`],
         ['audit', '/audit'],
+        ['staff', '/staff'],
+        ['account', '/account'],
       ];
       for (const [name, path] of pages) {
         await page.goto(`${server.baseUrl}${path}`);
@@ -133,9 +154,11 @@ it('finds no WCAG 2.1 A/AA violation on any page or dialog', async () => {
         ['/keys', 'Create API key'],
         ['/webhooks', 'Add endpoint'],
         ['/products', 'New product'],
+        ['/staff', 'Invite'],
+        ['/account', 'Sign out other sessions'],
       ] as const) {
         await page.goto(`${server.baseUrl}${path}`);
-        await page.getByRole('button', { name: button }).click();
+        await page.getByRole('button', { name: button, exact: true }).click();
         await page.getByRole('dialog').waitFor();
         await check(`${path} ${button} dialog`);
       }

@@ -136,7 +136,7 @@ it('an owner invites an admin by e-mail; the link signs them in once; the owner 
       // An admin manages staff too, but only an owner hands over ownership.
       await openSection(invitee, 'Staff');
       await expectText(rowOf(invitee, owner.name), 'OWNER');
-      expect(await invitee.getByRole('button', { name: /^Make .* an owner$/ }).count()).toBe(0);
+      expect(await invitee.getByRole('button', { name: /^Make owner: / }).count()).toBe(0);
       // The link worked once.
       await invitee.goto(link);
       await invitee.getByRole('heading', { level: 1, name: 'This invitation link does not work' }).waitFor();
@@ -158,7 +158,7 @@ it('an owner invites an admin by e-mail; the link signs them in once; the owner 
     await page.getByRole('button', { name: 'Reactivate Colleague One' }).click();
     await expectText(rowOf(page, 'Colleague One').locator('.status'), 'active');
 
-    await confirm(page, 'Make Colleague One an owner', 'Make Colleague One an owner?', 'Make owner');
+    await confirm(page, 'Make owner: Colleague One', 'Make Colleague One an owner?', 'Make owner');
     await expectText(rowOf(page, 'Colleague One').getByRole('cell').nth(1), 'OWNER');
 
     await confirm(page, 'Remove Colleague One', 'Remove Colleague One?', 'Remove');

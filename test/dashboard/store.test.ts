@@ -57,7 +57,16 @@ afterAll(async () => {
   await server?.close();
 });
 
-const sections = ['Overview', 'Products', 'Orders', 'Customers', 'API keys', 'Webhooks', 'Audit log'];
+const sections = [
+  'Overview',
+  'Products',
+  'Orders',
+  'Customers',
+  'API keys',
+  'Webhooks',
+  'Staff',
+  'Audit log',
+];
 
 it('has a navigation landmark with every section, and one h1 naming each page, also on a deep link', async () => {
   await inBrowser(browser, 'navigation', async (page) => {

@@ -150,7 +150,7 @@ export function StaffPage() {
 }
 
 function StaffRow(props: { member: StaffMember; session: Session; onChanged: () => void }) {
-  const { member, session, onChanged } = props;
+  const { member, session } = props;
   const status = statusOf(member);
   const isSelf = member.id === session.staff.id;
   // Changing an owner is an owner's (the API says so too: 403 INSUFFICIENT_SCOPE).
@@ -236,7 +236,7 @@ function MemberActions({
           {session.staff.role === 'OWNER' && member.role !== 'OWNER' ? (
             <ConfirmButton
               label="Make owner"
-              name={`Make ${member.name} an owner`}
+              name={`Make owner: ${member.name}`}
               title={`Make ${member.name} an owner?`}
               body={
                 <p>
