@@ -161,7 +161,7 @@ function StaffRow(props: { member: StaffMember; session: Session; onChanged: () 
         {member.name}
         {isSelf ? <span className="muted"> (you)</span> : null}
       </th>
-      <td>{member.email}</td>
+      <td className="email">{member.email}</td>
       <td>{member.role}</td>
       <td>
         <span className={`status status-${status.tone}`}>{status.label}</span>
@@ -175,7 +175,13 @@ function StaffRow(props: { member: StaffMember; session: Session; onChanged: () 
       <td>
         <When at={member.lastLoginAt} />
       </td>
-      <td className="actions">{mayChange ? <MemberActions {...props} /> : null}</td>
+      <td>
+        {mayChange ? (
+          <div className="actions staff-actions">
+            <MemberActions {...props} />
+          </div>
+        ) : null}
+      </td>
     </tr>
   );
 }
