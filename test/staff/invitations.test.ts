@@ -374,6 +374,22 @@ describe('the account of the signed-in member', () => {
     expect((await login(staff.email, 'a long new password')).status).toBe(200);
   });
 
+  it('keeps no idempotency record of a password change, not even a digest of the passwords', async () => {
+    const store = await ownerStore();
+    const me = await signInAs(server, store.id, 'ADMIN');
+    const res = await server.request('/api/v1/auth/password', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${me.token}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'change-1',
+      },
+      body: JSON.stringify({ currentPassword: 'correct horse', newPassword: 'a long new password' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await server.prisma.idempotencyRecord.count({ where: { scope: `staff:${me.staffId}` } })).toBe(0);
+  });
+
   it('signs out every other session and says how many', async () => {
     const store = await ownerStore();
     const me = await signInAs(server, store.id, 'ADMIN');

@@ -113,6 +113,8 @@ builder.mutationFields((t) => ({
     description:
       "Changes the signed-in staff member's own password (the current one is checked, throttled like sign-in); their other sessions end, this one stays",
     args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
+    // Its variables are passwords: no idempotency record holds them, not even as a digest.
+    extensions: { neverRemembered: true },
     resolve: (_root, { input }, ctx) => changePassword(ctx, input),
   }),
   signOutOtherSessions: t.field({
