@@ -1,4 +1,6 @@
-import type { Runner } from 'graphile-worker';
+import type { JobHelpers, Runner } from 'graphile-worker';
+import { createMailer } from '../../jobs/tasks/send_email';
+import { makeSendStaffInvitation } from '../../jobs/tasks/send_staff_invitation';
 import { roleScopes } from '../../src/access/roles';
 import { toScopeObjects } from '../../src/access/scopes';
 import { hashInvitationToken } from '../../src/auth/invitation-token';
@@ -6,7 +8,7 @@ import { makeKey, makeStore } from '../helpers/factories';
 import { invitationLink, mailSubject, mailText } from '../helpers/mail';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signInAs } from '../helpers/sessions';
-import { eventually, startSmtpServer, startTestWorker } from '../helpers/webhooks';
+import { capturingLogger, eventually, startSmtpServer, startTestWorker } from '../helpers/webhooks';
 
 const PUBLIC_URL = 'https://shop-admin.example.test';
 const HOUR = 60 * 60 * 1000;
@@ -116,6 +118,26 @@ describe('inviting without a password', () => {
     );
     expect(everywhere.rows[0]!.text).toContain(invitation.id);
     expect(everywhere.rows[0]!.text).not.toContain(token);
+  });
+
+  it('without SMTP the e-mail is logged with its link redacted: no log line holds a token', async () => {
+    const store = await ownerStore();
+    const { member } = await invite(store.key);
+    const invitation = await server.prisma.staffInvitation.findUniqueOrThrow({
+      where: { staffUserId: member.id },
+    });
+    const log = capturingLogger();
+    const send = makeSendStaffInvitation({
+      prisma: server.prisma,
+      mailer: createMailer({ from: 'Shop <shop@example.test>', logger: log.logger }),
+      publicUrl: PUBLIC_URL,
+      now: () => server.clock.now,
+    });
+    await send({ invitationId: invitation.id }, {} as JobHelpers);
+    expect(log.text()).toContain(`${PUBLIC_URL}/accept-invite?token=[redacted]`);
+    expect(log.text()).not.toMatch(/token=[A-Za-z0-9_-]{43}/);
+    const minted = await server.prisma.staffInvitation.findUniqueOrThrow({ where: { id: invitation.id } });
+    expect(minted.tokenHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('greets the invitee, accepts once with a new password and signs them in; the link then stops working', async () => {
