@@ -207,6 +207,35 @@ it('shows a taken address beside the e-mail field, resends and revokes an invita
   });
 });
 
+it('the last active owner cannot step down (LAST_OWNER shown); beside another owner they can, and their rights follow', async () => {
+  const owner = await storeWithStaff(server, 'PRO', 'OWNER');
+  const others = { storeId: owner.storeId, id: { not: owner.staffId } };
+  await server.prisma.staffUser.updateMany({ where: others, data: { isActive: false } });
+  await inBrowser(browser, 'staff-step-down', async (page) => {
+    await signIn(page, server, owner.email);
+    await openSection(page, 'Staff');
+    // An owner may change the other owner (here: reactivate or remove them); an admin may not.
+    const ownerActions = page.getByRole('button', { name: /^(Deactivate|Reactivate|Remove) / });
+    await eventually(async () => (await ownerActions.count()) === 2);
+    const stepDown = async () => {
+      await page.getByRole('button', { name: `Change role of ${owner.name}` }).click();
+      const dialog = page.getByRole('dialog', { name: `Change the role of ${owner.name}` });
+      await dialog.getByLabel('Role').selectOption('ADMIN');
+      await dialog.getByRole('button', { name: 'Save role' }).click();
+      return dialog;
+    };
+    const refused = await stepDown();
+    await expectText(refused.getByRole('alert'), 'LAST_OWNER');
+    await refused.getByRole('button', { name: 'Close' }).click();
+
+    await server.prisma.staffUser.updateMany({ where: others, data: { isActive: true } });
+    await stepDown();
+    await expectText(page.locator('header'), '(ADMIN)');
+    await expectText(rowOf(page, owner.name).getByRole('cell').nth(1), 'ADMIN');
+    await eventually(async () => (await ownerActions.count()) === 0);
+  });
+});
+
 it('on a phone: invites and accepts; a STAFF member is told the page is not theirs; the account page signs out another session and changes the password', async () => {
   const owner = await storeWithStaff(server, 'PRO', 'OWNER');
   const email = `phone-${counter++}@dashboard.test`;

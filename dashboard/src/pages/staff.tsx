@@ -150,7 +150,8 @@ export function StaffPage() {
 }
 
 function StaffRow(props: { member: StaffMember; session: Session; onChanged: () => void }) {
-  const { member, session } = props;
+  const { member, session, onChanged } = props;
+  const { reload } = useSession();
   const status = statusOf(member);
   const isSelf = member.id === session.staff.id;
   // Changing an owner is an owner's (the API says so too: 403 INSUFFICIENT_SCOPE).
@@ -179,6 +180,19 @@ function StaffRow(props: { member: StaffMember; session: Session; onChanged: () 
         {mayChange ? (
           <div className="actions staff-actions">
             <MemberActions {...props} />
+          </div>
+        ) : null}
+        {isSelf && can(session, 'STAFF', 'UPDATE') ? (
+          // Stepping down (an owner who handed over ownership): the session's rights change with it.
+          <div className="actions staff-actions">
+            <ChangeRoleDialog
+              member={member}
+              session={session}
+              onChanged={() => {
+                onChanged();
+                void reload();
+              }}
+            />
           </div>
         ) : null}
       </td>
