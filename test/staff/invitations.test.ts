@@ -18,8 +18,12 @@ let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let worker: Runner;
 let counter = 0;
 
+/** Every line the API logs, and every token an e-mail carried: no line may hold one. */
+const apiLog = capturingLogger('info');
+const tokensSeen = new Set<string>();
+
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { logger: apiLog.logger });
   smtp = await startSmtpServer();
   // Every payload ever queued, kept: a finished job leaves the queue, and its payload with it.
   await server.db.pool.query(`
@@ -62,7 +66,9 @@ async function latestMail(email: string, after = 0) {
   });
   const raw = messages.at(-1)!.raw;
   const text = mailText(raw);
-  return { subject: mailSubject(raw), text, ...invitationLink(text) };
+  const link = invitationLink(text);
+  tokensSeen.add(link.token);
+  return { subject: mailSubject(raw), text, ...link };
 }
 
 const lookup = (token: string) =>
@@ -438,5 +444,15 @@ describe('the account of the signed-in member', () => {
         code: 'FORBIDDEN',
       });
     }
+  });
+});
+
+describe('the API log', () => {
+  it('records the invitation requests without any token they carried', () => {
+    expect(tokensSeen.size).toBeGreaterThan(5);
+    const text = apiLog.text();
+    expect(text).toContain('"path":"/api/v1/auth/invitation"');
+    expect(text).toContain('"path":"/api/v1/auth/accept-invite"');
+    for (const token of tokensSeen) expect(text).not.toContain(token);
   });
 });
