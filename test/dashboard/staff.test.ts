@@ -126,6 +126,8 @@ it('an owner invites an admin by e-mail; the link signs them in once; the owner 
     await openSection(page, 'Staff');
     await inviteInPage(page, email, 'Colleague One', 'ADMIN', 'desktop');
     await expectText(rowOf(page, 'Colleague One'), 'invited');
+    // Ownership goes only to someone who has signed in.
+    expect(await page.getByRole('button', { name: 'Make owner: Colleague One' }).count()).toBe(0);
     await shot(page, 'desktop', 'staff');
 
     const link = await linkSentTo(email);

@@ -253,7 +253,7 @@ function MemberActions({
       {can(session, 'STAFF', 'UPDATE') ? (
         <>
           <ChangeRoleDialog member={member} session={session} onChanged={onChanged} />
-          {session.staff.role === 'OWNER' && member.role !== 'OWNER' ? (
+          {session.staff.role === 'OWNER' && member.role !== 'OWNER' && member.isActive && !invited ? (
             <ConfirmButton
               label="Make owner"
               name={`Make owner: ${member.name}`}
