@@ -206,6 +206,34 @@ describe('inviting without a password', () => {
     }
   });
 
+  it('reads, resends and revokes through GraphQL too; the greeting needs no credential', async () => {
+    const store = await ownerStore();
+    const { member, email, mail } = await invite(store.key, 'ADMIN', 'Gil');
+    const { token } = await mail();
+    const greeting = await (
+      await server.graphql('query($t: String!) { staffInvitation(token: $t) { storeName email role } }', {
+        t: token,
+      })
+    ).json();
+    expect(greeting.data.staffInvitation).toEqual({ storeName: store.name, email, role: 'ADMIN' });
+    const resent = await (
+      await server.graphql(
+        'mutation($id: ID!) { resendStaffInvitation(id: $id) { id invitation { status } } }',
+        { id: member.id },
+        store.key,
+      )
+    ).json();
+    expect(resent.data.resendStaffInvitation).toEqual({ id: member.id, invitation: { status: 'PENDING' } });
+    const revoked = await (
+      await server.graphql(
+        'mutation($id: ID!) { revokeStaffInvitation(id: $id) { id deleted } }',
+        { id: member.id },
+        store.key,
+      )
+    ).json();
+    expect(revoked.data.revokeStaffInvitation).toEqual({ id: member.id, deleted: true });
+  });
+
   it('with a password (scripts) stays as before: no invitation, no e-mail', async () => {
     const store = await ownerStore();
     const email = address('scripted');
