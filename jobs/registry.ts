@@ -14,6 +14,7 @@ import { makeFlushUsage } from './tasks/flush_usage';
 import { pruneExpired } from './tasks/prune_expired';
 import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
 import { type Mailer, makeSendEmail } from './tasks/send_email';
+import { makeSendStaffInvitation } from './tasks/send_staff_invitation';
 import { makeSweepWebhookDeliveries } from './tasks/sweep_webhook_deliveries';
 
 /** What the webhook tasks need; tests inject the HTTP client (a test CA), the mailer, clock and randomness. */
@@ -21,6 +22,8 @@ export interface WebhookWorkerOptions {
   secrets: SecretBox;
   httpClient: WebhookHttpClient;
   mailer: Mailer;
+  /** The dashboard's address (PUBLIC_URL): e-mailed links start with it. */
+  publicUrl: string;
   timeoutMs: number;
   leaseSeconds: number;
   sweepIntervalMs: number;
@@ -53,6 +56,8 @@ const makers: { [name in TaskName]: (deps: Made) => Task } = {
   prune_webhook_deliveries: ({ prisma, webhooks, now }) =>
     makePruneWebhookDeliveries({ prisma, retentionDays: webhooks.logRetentionDays, now }),
   send_email: ({ webhooks }) => makeSendEmail(webhooks.mailer),
+  send_staff_invitation: ({ prisma, webhooks, now }) =>
+    makeSendStaffInvitation({ prisma, mailer: webhooks.mailer, publicUrl: webhooks.publicUrl, now }),
   sweep_webhook_deliveries: ({ prisma, webhooks, now }) =>
     makeSweepWebhookDeliveries({ prisma, leaseSeconds: webhooks.leaseSeconds, now }),
 };

@@ -23,6 +23,7 @@ export function webhookWorkerOptions(
     secrets,
     httpClient: overrides.httpClient ?? createWebhookHttpClient(urlPolicy),
     mailer: overrides.mailer ?? createMailer({ url: config.smtp.url, from: config.smtp.from, logger }),
+    publicUrl: config.publicUrl,
     timeoutMs: config.webhook.timeoutMs,
     leaseSeconds: config.webhook.leaseSeconds,
     sweepIntervalMs: config.webhook.sweepIntervalMs,

@@ -84,6 +84,11 @@ const schema = z
       ),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     SMTP_FROM: z.string().default('Commerce Webhooks <webhooks@localhost>'),
+    /** Where people reach the dashboard: the base of the links e-mails carry (staff invitations). */
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.WEBHOOK_ALLOWED_HOSTS.length > 0) {
@@ -208,6 +213,8 @@ const schema = z
       allowedHosts: env.WEBHOOK_ALLOWED_HOSTS,
     },
     smtp: { url: env.SMTP_URL, from: env.SMTP_FROM },
+    /** The dashboard's address for e-mailed links; default: this machine's port. */
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
   }));
 
 /** Development and test only, never production (the schema refuses production without a key). */

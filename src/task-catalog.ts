@@ -15,6 +15,8 @@ const catalog = {
   prune_webhook_deliveries: { schedule: '15 * * * *' },
   /** Queued by auto-disable. */
   send_email: {},
+  /** A staff invitation's e-mail: mints the link's token (stores its digest) and sends it; queued by invite and resend. */
+  send_staff_invitation: {},
   /** Queued by each worker every WEBHOOK_SWEEP_INTERVAL_MS (jobs/worker.ts), not by the crontab. */
   sweep_webhook_deliveries: {},
 } as const satisfies Record<string, { schedule?: string }>;

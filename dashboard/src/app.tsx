@@ -9,6 +9,8 @@ import { SignInPage } from './pages/sign-in';
 import { can, useSession } from './session';
 
 // Every page but sign-in loads when first opened (lazy-page.ts): one line per page.
+const AcceptInvitePage = lazyPage(() => import('./pages/accept-invite'), 'AcceptInvitePage');
+const AccountPage = lazyPage(() => import('./pages/account'), 'AccountPage');
 const AuditPage = lazyPage(() => import('./pages/audit'), 'AuditPage');
 const CategoriesPage = lazyPage(() => import('./pages/categories'), 'CategoriesPage');
 const CouponsPage = lazyPage(() => import('./pages/coupons'), 'CouponsPage');
@@ -23,6 +25,7 @@ const OverviewPage = lazyPage(() => import('./pages/overview'), 'OverviewPage');
 const ProductsPage = lazyPage(() => import('./pages/products'), 'ProductsPage');
 const ReviewsPage = lazyPage(() => import('./pages/reviews'), 'ReviewsPage');
 const SettingsPage = lazyPage(() => import('./pages/settings'), 'SettingsPage');
+const StaffPage = lazyPage(() => import('./pages/staff'), 'StaffPage');
 const WebhooksPage = lazyPage(() => import('./pages/webhooks'), 'WebhooksPage');
 
 const sections = [
@@ -35,6 +38,7 @@ const sections = [
   ['/reviews', 'Reviews'],
   ['/keys', 'API keys'],
   ['/webhooks', 'Webhooks'],
+  ['/staff', 'Staff'],
   ['/settings', 'Settings'],
   ['/audit', 'Audit log'],
 ] as const;
@@ -45,6 +49,7 @@ const sectionRights: Partial<Record<(typeof sections)[number][0], string>> = {
   '/coupons': 'COUPONS',
   '/reviews': 'REVIEWS',
   '/settings': 'STORE_SETTINGS',
+  '/staff': 'STAFF',
 };
 
 /** The dashboard: sign-in until a session exists, then the store's sections (docs/design.md "The dashboard"). */
@@ -53,6 +58,13 @@ export function App() {
   const client = useMemo(() => createClient(expired), [expired]);
   const [location] = useLocation();
   const menu = useFoldedMenu('main');
+  // An invitation link works whoever is signed in here: accepting signs its invitee in.
+  if (location.startsWith('/accept-invite'))
+    return (
+      <Suspense fallback={<Loading what="the invitation" />}>
+        <AcceptInvitePage />
+      </Suspense>
+    );
   if (session === undefined) return <Loading what="your session" />;
   if (session === null)
     return (
@@ -74,7 +86,9 @@ export function App() {
           {session.store.name} <span className="plan">{session.store.plan}</span>
         </span>
         <span className="who">
-          {session.staff.name} ({session.staff.role})
+          <span>
+            <Link href="/account">{session.staff.name}</Link> ({session.staff.role})
+          </span>
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>
@@ -116,6 +130,8 @@ export function App() {
               <Route path="/categories" component={CategoriesPage} />
               <Route path="/reviews" component={ReviewsPage} />
               <Route path="/settings" component={SettingsPage} />
+              <Route path="/staff" component={StaffPage} />
+              <Route path="/account" component={AccountPage} />
               <Route path="/audit" component={AuditPage} />
               <Route path="/sign-in">
                 <Redirect to="/" />

@@ -22,7 +22,7 @@ interface SessionState {
   session: Session | null | undefined;
   signIn(email: string, password: string): Promise<ApiError | null>;
   signOut(): Promise<void>;
-  /** Reads the session again (after the store's settings changed: the header shows its name). */
+  /** Reads the session again: after the store's settings changed (the header shows its name), or a sign-in that did not go through signIn (an accepted invitation). */
   reload(): Promise<void>;
   /** The service said the session is over (expired, signed out elsewhere): back to sign-in. */
   expired(): void;
@@ -30,7 +30,8 @@ interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
-async function rest(method: string, path: string, body?: unknown) {
+/** A request to `/api/v1/auth/*` (the dashboard's only REST calls): the response and its JSON. */
+export async function authRequest(method: string, path: string, body?: unknown) {
   const res = await fetch(`/api/v1${path}`, {
     method,
     credentials: 'same-origin',
@@ -46,7 +47,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
 
   const load = useCallback(async () => {
-    const { res, json } = await rest('GET', '/auth/session').catch(() => ({ res: null, json: null }));
+    const { res, json } = await authRequest('GET', '/auth/session').catch(() => ({ res: null, json: null }));
     setSession(res?.ok ? (json as { data: Session }).data : null);
   }, []);
   useEffect(() => {
@@ -55,7 +56,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (email: string, password: string) => {
-      const { res, json } = await rest('POST', '/auth/login', { email, password });
+      const { res, json } = await authRequest('POST', '/auth/login', { email, password });
       if (!res.ok) return fromEnvelope(json, res.status);
       await load();
       return null;
@@ -63,7 +64,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [load],
   );
   const signOut = useCallback(async () => {
-    await rest('POST', '/auth/logout').catch(() => {});
+    await authRequest('POST', '/auth/logout').catch(() => {});
     setSession(null);
   }, []);
   const expired = useCallback(() => setSession(null), []);

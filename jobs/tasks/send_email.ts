@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { EmailMessage } from '../../src/webhook-delivery/queue';
 
 export interface Mailer {
-  send(message: EmailMessage): Promise<void>;
+  /** `secrets`: parts of the text (a one-time link) that a log line shows as [redacted]. */
+  send(message: EmailMessage, secrets?: readonly string[]): Promise<void>;
   close(): void;
 }
 
@@ -17,11 +18,12 @@ export function createMailer(options: { url?: string; from: string; logger: Logg
     ? nodemailer.createTransport(options.url)
     : nodemailer.createTransport({ jsonTransport: true });
   return {
-    async send(message) {
+    async send(message, secrets = []) {
       const info = await transport.sendMail({ from: options.from, ...message });
+      const text = secrets.reduce((logged, secret) => logged.replaceAll(secret, '[redacted]'), message.text);
       if (!options.url)
         options.logger.info(
-          { email: { to: message.to, subject: message.subject, text: message.text } },
+          { email: { to: message.to, subject: message.subject, text } },
           'e-mail (no SMTP_URL: logged, not sent)',
         );
       else

@@ -8,4 +8,6 @@ export const staffRoutes = [
   writeRoute({ tag, method: 'POST', path: '/staff', field: 'inviteStaff', status: 201 }),
   writeRoute({ tag, method: 'PATCH', path: '/staff/{id}', field: 'updateStaff' }),
   writeRoute({ tag, method: 'DELETE', path: '/staff/{id}', field: 'removeStaff' }),
+  writeRoute({ tag, method: 'POST', path: '/staff/{id}/invitation/resend', field: 'resendStaffInvitation' }),
+  writeRoute({ tag, method: 'DELETE', path: '/staff/{id}/invitation', field: 'revokeStaffInvitation' }),
 ];

@@ -38,7 +38,7 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export const invalidCredentials = () => new AppError('UNAUTHENTICATED', 'Invalid e-mail or password');
 export const invalidSession = () =>
   new AppError('UNAUTHENTICATED', 'The session is invalid or has expired; sign in again');
-const storeSuspended = () => new AppError('STORE_SUSPENDED', 'The store is suspended');
+export const storeSuspended = () => new AppError('STORE_SUSPENDED', 'The store is suspended');
 
 export interface LoginMeta {
   ip?: string;
@@ -141,6 +141,21 @@ export async function login(
       : invalidCredentials();
   }
 
+  return openSession(prisma, user, meta);
+}
+
+/** The staff account a session is opened for, with its store. */
+export interface SessionAccount extends SessionStaff {
+  storeId: string;
+  store: SessionStore;
+}
+
+/**
+ * A new session for an account whose credential was just checked (a password at sign-in, an
+ * invitation at its acceptance): the token (shown once; only its digest is stored), lastLoginAt and
+ * the audit entry, in one transaction.
+ */
+export async function openSession(prisma: Db, user: SessionAccount, meta: LoginMeta): Promise<LoginResult> {
   const token = generateSessionToken();
   const expiresAt = new Date(meta.now.getTime() + SESSION_TTL_MS);
   const userAgent = meta.userAgent?.slice(0, MAX_USER_AGENT);

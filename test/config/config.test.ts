@@ -16,6 +16,21 @@ describe('SESSION_IDLE_MINUTES', () => {
   });
 });
 
+describe('PUBLIC_URL', () => {
+  test('defaults to this machine at PORT; a trailing slash is dropped', () => {
+    expect(loadConfig({ NODE_ENV: 'test', PORT: '4000' }).publicUrl).toBe('http://localhost:4000');
+    expect(loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'https://admin.example.com/' }).publicUrl).toBe(
+      'https://admin.example.com',
+    );
+  });
+
+  test('refuses anything but an http(s) URL, naming the setting', () => {
+    for (const value of ['admin.example.com', 'ftp://admin.example.com', 'javascript:alert(1)']) {
+      expect(() => loadConfig({ NODE_ENV: 'test', PUBLIC_URL: value })).toThrow(/PUBLIC_URL: /);
+    }
+  });
+});
+
 /** A valid production environment apart from the settings under test. */
 const production = {
   NODE_ENV: 'production',

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { hashInvitationToken } from '../../src/auth/invitation-token';
 import type { TestServer } from '../helpers/server';
 import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, demoStoreWithDelivery } from './demo';
 import { DESKTOP, inBrowser, launchBrowser, PHONE, signIn, startDashboardServer } from './setup';
@@ -14,6 +15,8 @@ jest.setTimeout(180_000);
 let server: TestServer;
 let browser: Browser;
 let ids: Awaited<ReturnType<typeof demoStoreWithDelivery>>;
+/** An invitation link's token, as its e-mail would carry it (no worker here: its digest is set directly). */
+const INVITATION_TOKEN = 'a'.repeat(43);
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([
@@ -21,6 +24,16 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   ids = await demoStoreWithDelivery(server);
+  const invited = await server.send(
+    'POST',
+    '/api/v1/staff',
+    { email: 'invitee@demo.store', name: 'Invitee', role: 'ADMIN' },
+    ids.apiKey,
+  );
+  await server.prisma.staffInvitation.update({
+    where: { staffUserId: (await invited.json()).data.id },
+    data: { tokenHash: hashInvitationToken(INVITATION_TOKEN) },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -45,6 +58,8 @@ const pages = (): Array<[string, string]> => [
   ['categories', '/categories'],
   ['reviews', '/reviews'],
   ['settings', '/settings'],
+  ['staff', '/staff'],
+  ['account', '/account'],
 ];
 
 /** Every dialog, one line each: the page it opens on and the button that opens it. */
@@ -59,6 +74,8 @@ const dialogs = (): Array<[string, string | RegExp]> => [
   ['/categories', /^Move Jackets & Coats$/],
   ['/categories', /^Delete Jackets & Coats$/],
   ['/reviews', /^Delete /],
+  ['/staff', /^Invite$/],
+  ['/account', 'Sign out other sessions'],
 ];
 
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -105,6 +122,12 @@ it.each([
       await page.goto(`${server.baseUrl}/`);
       await page.getByLabel('Email').waitFor();
       await check('sign-in');
+      await page.goto(`${server.baseUrl}/accept-invite?token=${INVITATION_TOKEN}`);
+      await page.getByRole('heading', { level: 1, name: /^Join / }).waitFor();
+      await check('accept-invite');
+      await page.goto(`${server.baseUrl}/accept-invite?token=${'b'.repeat(43)}`);
+      await page.getByRole('heading', { level: 1, name: 'This invitation link does not work' }).waitFor();
+      await check('accept-invite, invalid link');
       await signIn(page, server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
       // The check is live: a button without a name is caught.
       await page.evaluate(() =>

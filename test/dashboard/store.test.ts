@@ -67,6 +67,7 @@ const sections = [
   'Reviews',
   'API keys',
   'Webhooks',
+  'Staff',
   'Settings',
   'Audit log',
 ];

@@ -170,6 +170,7 @@ export function testWorkerOptions(
       from: 'Webhooks <webhooks@example.test>',
       logger: createLogger('silent'),
     }),
+    publicUrl: config.publicUrl,
     timeoutMs: config.webhook.timeoutMs,
     leaseSeconds: config.webhook.leaseSeconds,
     sweepIntervalMs: 60_000,
@@ -181,7 +182,7 @@ export function testWorkerOptions(
 /** A worker on the test server's database (two jobs at a time, the test's webhook options), polling often. */
 export function startTestWorker(
   server: TestServer,
-  options: { pollInterval?: number; webhooks?: Partial<WebhookWorkerOptions> } = {},
+  options: { pollInterval?: number; webhooks?: Partial<WebhookWorkerOptions> & { smtpUrl?: string } } = {},
 ) {
   return startWorker({
     pgPool: server.db.pool,

@@ -21,6 +21,8 @@ const auditedAction: Record<string, string> = {
   'POST /staff': 'staff.invited',
   'PATCH /staff/{id}': 'staff.updated',
   'DELETE /staff/{id}': 'staff.removed',
+  'POST /staff/{id}/invitation/resend': 'staff.invitation_resent',
+  'DELETE /staff/{id}/invitation': 'staff.invitation_revoked',
   'PATCH /store/settings': 'store.settings_updated',
   'POST /store/webhooks/endpoints': 'webhook_endpoint.created',
   'PATCH /store/webhooks/endpoints/{id}': 'webhook_endpoint.updated',

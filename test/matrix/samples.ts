@@ -55,6 +55,14 @@ function recordsOf(db: Db, storeId: string) {
         data: { storeId, email: `s-${tag()}@example.test`, name: 'Sam', role: 'STAFF' },
       })
     ).id;
+  /** A member invited without a password, their invitation pending. */
+  const invited = async () => {
+    const id = await staff();
+    await db.staffInvitation.create({
+      data: { staffUserId: id, storeId, invitedByName: 'Owner', expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    return id;
+  };
   /** A key with every scope, or (for the requests the credential rule judges) only the pairs given. */
   const apiKey = async (pairs?: string[]) =>
     (await makeKey(db, storeId, pairs ? { scopes: toScopeObjects(pairs) } : {})).keyId;
@@ -117,6 +125,7 @@ function recordsOf(db: Db, storeId: string) {
     coupon,
     review,
     staff,
+    invited,
     apiKey,
     order,
     webhookUrl,
@@ -140,6 +149,7 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     coupon,
     review,
     staff,
+    invited,
     apiKey,
     order,
     webhookUrl,
@@ -230,6 +240,15 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     }),
     'PATCH /staff/{id}': withId(staff, 'id', () => ({ name: 'Renamed' })),
     'DELETE /staff/{id}': withId(staff),
+    // Resending or revoking a STAFF member's invitation asks what inviting one asks.
+    'POST /staff/{id}/invitation/resend': async () => ({
+      ...(await withId(invited)()),
+      needs: [...roleScopes('STAFF')],
+    }),
+    'DELETE /staff/{id}/invitation': async () => ({
+      ...(await withId(invited)()),
+      needs: [...roleScopes('STAFF')],
+    }),
     'GET /store/webhooks/endpoints': none,
     'POST /store/webhooks/endpoints': withBody(async () => {
       await noEndpoints();

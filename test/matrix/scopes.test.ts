@@ -49,6 +49,10 @@ describe('REST scope matrix', () => {
       'POST /auth/login',
       'POST /auth/logout',
       'GET /auth/session',
+      'POST /auth/password',
+      'POST /auth/sessions/sign-out-others',
+      'GET /auth/invitation',
+      'POST /auth/accept-invite',
     ]);
   });
 

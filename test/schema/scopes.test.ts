@@ -13,6 +13,10 @@ const publicFields: Record<string, string> = {
   'Mutation.login': 'signing in needs no credential yet',
   'Mutation.logout': 'a dashboard session ends itself; a session carries a role, not scopes',
   'Query.session': 'a dashboard session reads itself; a session carries a role, not scopes',
+  'Mutation.changePassword': 'a staff member changes their own password; a key has none (refused)',
+  'Mutation.signOutOtherSessions': 'a staff member ends their own other sessions; a key has none (refused)',
+  'Query.staffInvitation': 'an invitation link is the credential: public, throttled like sign-in',
+  'Mutation.acceptStaffInvitation': 'an invitation link is the credential: public, throttled like sign-in',
   'Query.node':
     "its pair depends on the id's type: the resolver checks that type's own lookup pair (test/graphql/lookups.test.ts)",
 };

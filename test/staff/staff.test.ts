@@ -67,6 +67,7 @@ describe('inviting staff', () => {
       role: 'ADMIN',
       isActive: true,
       lastLoginAt: null,
+      invitation: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -41,6 +41,17 @@ export const idempotencyScope = (principal: Principal | null) =>
  * key, so the repeat — only the same caller's — gets the same secret and the database never holds it.
  */
 export function useIdempotency(schema: GraphQLSchema, box: SecretBox): Plugin<PipelineContext> {
+  // Mutations whose variables hold a password (changePassword): never remembered, so not even a
+  // digest of them reaches an idempotency record.
+  const neverRemembered = new Set(
+    Object.values(schema.getMutationType()?.getFields() ?? {})
+      .filter((field) => field.extensions?.neverRemembered === true)
+      .map((field) => field.name),
+  );
+  const remembers = (operation: OperationDefinitionNode) =>
+    operation.selectionSet.selections.every(
+      (selection) => selection.kind !== Kind.FIELD || !neverRemembered.has(selection.name.value),
+    );
   const bearsSecret = new WeakMap<DocumentNode, boolean>();
   const selectsSecret = (document: DocumentNode) => {
     let answer = bearsSecret.get(document);
@@ -103,7 +114,7 @@ export function useIdempotency(schema: GraphQLSchema, box: SecretBox): Plugin<Pi
       const variables = args.variableValues ?? {};
       const key = ctx.idempotencyKey ?? keyArgument(operation, variables);
       const scope = idempotencyScope(ctx.principal);
-      if (key === undefined || !scope) return;
+      if (key === undefined || !scope || !remembers(operation)) return;
       const hash = idempotencyRequestHash(textOf(operation), variables);
       const record = { scope, key, hash, now: ctx.now() };
       const sealed = selectsSecret(args.document);

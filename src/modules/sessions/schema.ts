@@ -6,6 +6,8 @@ import type { LoginResult, SessionStaff, SessionStore } from '../../auth/session
 import { builder } from '../../builder';
 import { listSize, shownOnce } from '../../field-extensions';
 import { inputTypeOf } from '../../resources/input-type';
+import { changePasswordInput } from '../staff/input';
+import { changePassword, signOutOtherSessions } from './account';
 import { loginInput } from './input';
 import { currentSession, signIn, signOut } from './service';
 
@@ -49,7 +51,7 @@ const SessionStoreRef = builder.objectRef<SessionStore>('SessionStore').implemen
   }),
 });
 
-const LoginResultRef = builder.objectRef<LoginResult>('LoginResult').implement({
+export const LoginResultRef = builder.objectRef<LoginResult>('LoginResult').implement({
   description: 'A new dashboard session; the token is shown this once',
   fields: (t) => ({
     token: t.exposeString('token', {
@@ -89,6 +91,14 @@ const SessionInfoRef = builder.objectRef<SessionInfo>('SessionInfo').implement({
 });
 
 const LoginInput = inputTypeOf('LoginInput', loginInput, { types: { storeId: 'ID' } });
+const ChangePasswordInput = inputTypeOf('ChangePasswordInput', changePasswordInput);
+
+const SignedOutRef = builder.objectRef<{ signedOutSessions: number }>('OtherSessionsSignedOut').implement({
+  description: "What ended with the change: the staff member's other sessions",
+  fields: (t) => ({
+    signedOutSessions: t.exposeInt('signedOutSessions', { description: 'How many other sessions ended' }),
+  }),
+});
 
 builder.mutationFields((t) => ({
   login: t.field({
@@ -97,6 +107,20 @@ builder.mutationFields((t) => ({
     extensions: { public: true },
     args: { input: t.arg({ type: LoginInput, required: true }) },
     resolve: (_root, args, ctx) => signIn(ctx, args.input),
+  }),
+  changePassword: t.field({
+    type: SignedOutRef,
+    description:
+      "Changes the signed-in staff member's own password (the current one is checked, throttled like sign-in); their other sessions end, this one stays",
+    args: { input: t.arg({ type: ChangePasswordInput, required: true }) },
+    // Its variables are passwords: no idempotency record holds them, not even as a digest.
+    extensions: { neverRemembered: true },
+    resolve: (_root, { input }, ctx) => changePassword(ctx, input),
+  }),
+  signOutOtherSessions: t.field({
+    type: SignedOutRef,
+    description: 'Ends every other session of the signed-in staff member (other browsers and devices)',
+    resolve: (_root, _args, ctx) => signOutOtherSessions(ctx),
   }),
   logout: t.boolean({
     description: 'Ends the current dashboard session',

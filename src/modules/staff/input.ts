@@ -33,3 +33,23 @@ export const staffUpdateInput = z
     password: password.describe('Sets a new password (at least 8 characters)').optional(),
   })
   .strict();
+
+/** An invitation token as the link carries it; its shape only (whether it opens anything is the service's). */
+const invitationToken = z.string().min(1, 'is required').max(200, 'at most 200 characters');
+
+/** Accepting an invitation: the link's token, the new password, optionally the name to be known by. */
+export const acceptInvitationInput = z
+  .object({
+    token: invitationToken.describe('The `token` of the invitation link'),
+    password: password.describe('The new password, at least 8 characters'),
+    name: name.describe('Replaces the name the inviter gave').optional(),
+  })
+  .strict();
+
+/** A signed-in staff member's own password change. */
+export const changePasswordInput = z
+  .object({
+    currentPassword: z.string().min(1, 'is required').max(1024, 'at most 1024 characters'),
+    newPassword: password.describe('At least 8 characters'),
+  })
+  .strict();

@@ -10,6 +10,7 @@ import { writeStore } from '../../resources/store-writes';
 import { parseInput } from '../../validation';
 import { recordAudit } from '../audit/service';
 import { inviteStaffInput, staffUpdateInput } from './input';
+import { inviteMember } from './invitation-queue';
 
 export const staffSortFields = ['createdAt', 'name', 'email'] as const;
 export type StaffSortField = (typeof staffSortFields)[number];
@@ -97,7 +98,7 @@ async function handOverPrimaryOwner(tx: Tx, storeId: string, userId: string, oth
  * The staff member as they are now, their row locked for the rest of the transaction: changes of one
  * member happen one after another, each judged on what the one before left.
  */
-async function lockMember(tx: Tx, storeId: string, id: string): Promise<StaffMember> {
+export async function lockMember(tx: Tx, storeId: string, id: string): Promise<StaffMember> {
   const locked = await tx.$queryRaw<Array<{ id: string }>>`
     SELECT id FROM "StaffUser" WHERE id = ${id} AND "storeId" = ${storeId} FOR UPDATE`;
   if (locked.length === 0) throw notFound('Staff member');
@@ -109,18 +110,23 @@ function revokeSessions(tx: Tx, staffUserId: string, now: Date) {
 }
 
 const conflictingEmail = (email: string) =>
-  new AppError('CONFLICT', `This store already has a staff member with e-mail ${email}`);
+  new AppError('CONFLICT', `This store already has a staff member with e-mail ${email}`, [
+    { path: 'input.email', message: 'is already a staff member of this store' },
+  ]);
 
 /**
  * The credential rule for staff (src/access/credential-rights.ts): each change that could give a staff
  * member more asks that the caller hold every right of the role involved. Checked in order; the first
  * the caller fails names what it is refused.
  */
-function assertMayEmpower(ctx: Context, checks: ReadonlyArray<{ what: string; rights: Rights[] }>): void {
+export function assertMayEmpower(
+  ctx: Context,
+  checks: ReadonlyArray<{ what: string; rights: Rights[] }>,
+): void {
   for (const { what, rights } of checks) assertHoldsRights(ctx.principal, rights, what);
 }
 
-const aMember = (role: StaffRole) => (role === 'STAFF' ? 'a STAFF member' : `an ${role}`);
+export const aMember = (role: StaffRole) => (role === 'STAFF' ? 'a STAFF member' : `an ${role}`);
 
 /** What a change of a member asks of the caller: the rights of every role the member has or gets. */
 function changeChecks(
@@ -169,6 +175,8 @@ export async function inviteStaff(ctx: Context, input: unknown) {
       },
       select: staffSelect,
     });
+    // Without a password the person is invited by e-mail to set one (README "Staff invitations").
+    if (passwordHash === null) await inviteMember(tx, member, ctx.principal, ctx.now());
     await recordAudit(tx, ctx, {
       action: 'staff.invited',
       targetType: 'staff_user',
@@ -234,11 +242,23 @@ export async function updateStaff(ctx: Context, id: string, input: unknown) {
 }
 
 /** Removes the staff user; their sessions are revoked first (and go with the user). */
-export async function removeStaff(ctx: Context, id: string) {
+export const removeStaff = (ctx: Context, id: string) => removeMember(ctx, id, 'staff.removed');
+
+/**
+ * Removes a member with their sessions (and invitation), audited as `action`; `check` judges the
+ * locked member first (a revoked invitation removes only a member still invited).
+ */
+export async function removeMember(
+  ctx: Context,
+  id: string,
+  action: string,
+  check?: (tx: Tx, member: StaffMember) => Promise<void>,
+) {
   const storeId = storeIdOf(ctx);
   return writeStore(ctx, storeId, async (tx) => {
     const owners = await lockOwners(tx, storeId);
     const existing = await lockMember(tx, storeId, id);
+    await check?.(tx, existing);
     if (existing.role === 'OWNER') {
       assertMayEmpower(ctx, [{ what: 'remove an OWNER', rights: [rightsOfRole('OWNER')] }]);
       const others = assertNotLastOwner(owners, id, 'removed');
@@ -247,7 +267,7 @@ export async function removeStaff(ctx: Context, id: string) {
     const revoked = await revokeSessions(tx, id, ctx.now());
     await tx.staffUser.delete({ where: { id } });
     await recordAudit(tx, ctx, {
-      action: 'staff.removed',
+      action,
       targetType: 'staff_user',
       targetId: id,
       details: { email: existing.email, role: existing.role, sessionsRevoked: revoked.count },
