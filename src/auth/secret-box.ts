@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Secrets at rest (README "Security model"): AES-256-GCM under the server's key (WEBHOOK_SECRET_KEY),
@@ -9,11 +9,20 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 export interface SecretBox {
   seal(secret: string, boundTo: string): string;
   open(sealed: string, boundTo: string): string;
+  /**
+   * A keyed digest (HMAC-SHA256 under a key derived from the server's): what a record keeps to tell
+   * two requests apart without keeping anything from which their content (a password in a staff
+   * change, say) could be guessed offline, as a plain hash of it could.
+   */
+  digest(value: string): string;
 }
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error('The secret key must be 32 bytes');
+  // One key per use: the digests' key is derived, never the encryption key itself.
+  const digestKey = createHmac('sha256', key).update('commerce-service/request-digest/v1').digest();
   return {
+    digest: (value) => createHmac('sha256', digestKey).update(value).digest('hex'),
     seal(secret, boundTo) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Prisma, type PrismaClient } from '../../prisma/generated/client/client';
 import { AppError } from '../errors';
 
@@ -7,9 +6,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export type Begin = { kind: 'first' } | { kind: 'replay'; status: number; body: unknown };
-
-export const requestHash = (parts: unknown[]) =>
-  createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 
 export function checkIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {

@@ -88,7 +88,7 @@ const DIALOGS: Array<[name: string, page: string, open: Name, title: Name, prima
   ['delete-product', 'products', /^Delete /, /^Delete .*\?$/, 'Delete product'],
   ['new-coupon', 'coupons', 'New coupon', 'New coupon', 'Create coupon'],
   ['new-category', 'categories', 'New category', 'New category', 'Create category'],
-  ['move-category', 'categories', /^Move /, /^Move /, 'Move category'],
+  ['move-category', 'categories', /^Move Jackets & Coats$/, /^Move /, 'Move category'],
   ['invite-staff', 'staff', /^Invite$/, 'Invite a staff member', 'Send invitation'],
   ['cancel-order', 'order', 'Cancel order', /^Cancel order/, 'Cancel order'],
   ['create-key', 'keys', 'Create API key', 'Create API key', 'Create key'],

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { type Config, loadConfig } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/db/client';
 import { listen } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
@@ -13,6 +13,8 @@ import { createDatabaseFromTemplate, redisUrl } from './databases';
 
 export interface TestServer {
   baseUrl: string;
+  /** The settings the server runs with. */
+  config: Config;
   databaseUrl: string;
   redisKeyPrefix: string;
   runtime: Runtime;
@@ -105,6 +107,7 @@ export async function startTestServer(
     });
   return {
     baseUrl,
+    config,
     send,
     databaseUrl,
     redisKeyPrefix,

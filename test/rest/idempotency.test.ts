@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { print } from 'graphql';
 import { compileRoutes } from '../../rest/compile';
 import { routeTable } from '../../rest/routes';
+import { createSecretBox } from '../../src/auth/secret-box';
 import { idempotencyRequestHash } from '../../src/graphql/plugins/idempotency';
 import { schema } from '../../src/schema';
 import { makeKey, makeStore } from '../helpers/factories';
@@ -61,7 +63,11 @@ describe('Idempotency-Key on REST POST and PATCH', () => {
       data: {
         scope: `key:${keyId}`,
         key: 'in-flight',
-        requestHash: idempotencyRequestHash(print(createCategory.operation), { input: { name: 'Racing' } }),
+        requestHash: idempotencyRequestHash(
+          createSecretBox(server.config.webhook.secretKey),
+          print(createCategory.operation),
+          { input: { name: 'Racing' } },
+        ),
         expiresAt: new Date(server.clock.now.getTime() + 60_000),
       },
     });
@@ -69,6 +75,23 @@ describe('Idempotency-Key on REST POST and PATCH', () => {
     expect(res.status).toBe(409);
     expect((await res.json()).code).toBe('IDEMPOTENCY_KEY_IN_USE');
     expect(await count('Racing')).toBe(0);
+  });
+
+  it('keeps a keyed digest of the request, never a plain hash of what it carried', async () => {
+    await post({ name: 'Digest' }, 'digest');
+    const record = await server.prisma.idempotencyRecord.findUniqueOrThrow({
+      where: { scope_key: { scope: `key:${keyId}`, key: 'digest' } },
+    });
+    const text = print(createCategory.operation);
+    const variables = { input: { name: 'Digest' } };
+    const plain = createHash('sha256')
+      .update(JSON.stringify([text, variables]))
+      .digest('hex');
+    const serverBox = createSecretBox(server.config.webhook.secretKey);
+    const otherBox = createSecretBox(Buffer.alloc(32, 7));
+    expect(record.requestHash).toBe(idempotencyRequestHash(serverBox, text, variables));
+    expect(record.requestHash).not.toBe(plain);
+    expect(record.requestHash).not.toBe(idempotencyRequestHash(otherBox, text, variables));
   });
 
   it('replays a remembered error too, and forgets the key after 24 hours', async () => {

@@ -391,6 +391,28 @@ describe('who may invite, resend and revoke', () => {
   });
 });
 
+describe('an owner still invited', () => {
+  it('is not another owner: the one owner who signs in cannot step down in its favour until it accepts', async () => {
+    const store = await ownerStore();
+    // The store's first owner leaves; one owner signs in, another is invited as OWNER.
+    await server.prisma.staffUser.updateMany({ where: { storeId: store.id }, data: { isActive: false } });
+    const { token, staffId } = await signInAs(server, store.id, 'OWNER');
+    const { mail } = await invite(store.key, 'OWNER');
+    const stepDown = () => withSession(token, 'PATCH', `/api/v1/staff/${staffId}`, { role: 'ADMIN' });
+    const refused = await stepDown();
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).code).toBe('LAST_OWNER');
+    const deactivate = await withSession(token, 'PATCH', `/api/v1/staff/${staffId}`, { isActive: false });
+    expect((await deactivate.json()).code).toBe('LAST_OWNER');
+
+    const { token: link } = await mail();
+    expect((await accept({ token: link, password: 'a new owner password' })).status).toBe(200);
+    const stepped = await stepDown();
+    expect(stepped.status).toBe(200);
+    expect((await stepped.json()).data.role).toBe('ADMIN');
+  });
+});
+
 describe('throttling guesses', () => {
   it('refuses a token tried too often with 429, like sign-in', async () => {
     const guess = 'g'.repeat(43);

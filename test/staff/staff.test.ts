@@ -33,6 +33,8 @@ const send = (key: string, method: string, path: string, body?: unknown) =>
       : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
 
+/** Another owner who can sign in (one invited without a password is not one until they accept). */
+const SECOND_OWNER_PASSWORD = 'second owner password';
 const email = (name: string) => `${name}-${counter++}-${Date.now()}@staff.test`;
 
 async function invite(key: string, body: Record<string, unknown>) {
@@ -296,7 +298,12 @@ describe('the last active owner', () => {
     expect(blocked.status).toBe(409);
     expect((await blocked.json()).code).toBe('LAST_OWNER');
 
-    const second = await invite(store.key, { email: email('second'), name: 'Second', role: 'OWNER' });
+    const second = await invite(store.key, {
+      email: email('second'),
+      name: 'Second',
+      role: 'OWNER',
+      password: SECOND_OWNER_PASSWORD,
+    });
     const demoted = await send(store.key, 'PATCH', `/api/v1/staff/${store.ownerId}`, { role: 'ADMIN' });
     expect(demoted.status).toBe(200);
     expect((await server.prisma.store.findUniqueOrThrow({ where: { id: store.id } })).ownerId).toBe(
@@ -312,7 +319,12 @@ describe('the last active owner', () => {
 
   it('two concurrent demotions of two owners leave one owner', async () => {
     const store = await freshStore();
-    const second = await invite(store.key, { email: email('race'), name: 'Race', role: 'OWNER' });
+    const second = await invite(store.key, {
+      email: email('race'),
+      name: 'Race',
+      role: 'OWNER',
+      password: SECOND_OWNER_PASSWORD,
+    });
     const results = await Promise.all(
       [store.ownerId, second.id].map((id) =>
         send(store.key, 'PATCH', `/api/v1/staff/${id}`, { role: 'STAFF' }),
@@ -571,7 +583,12 @@ describe('only an owner changes the owner (dashboard sessions)', () => {
     async (what, method, body, path) => {
       const store = await freshStore();
       // A second owner, so that only the role rule (not the last-owner rule) can refuse.
-      await invite(store.key, { email: email('second'), name: 'Second', role: 'OWNER' });
+      await invite(store.key, {
+        email: email('second'),
+        name: 'Second',
+        role: 'OWNER',
+        password: SECOND_OWNER_PASSWORD,
+      });
       const { token } = await signInAs(server, store.id, 'ADMIN');
       const before = await staffOf(store.id);
       const res = await asSession(token, method, path(store.ownerId), body);
@@ -635,7 +652,12 @@ describe('only an owner changes the owner (dashboard sessions)', () => {
 
   it('a key without every scope may not change or remove an owner either; a key with every scope may', async () => {
     const store = await freshStore();
-    await invite(store.key, { email: email('second'), name: 'Second', role: 'OWNER' });
+    await invite(store.key, {
+      email: email('second'),
+      name: 'Second',
+      role: 'OWNER',
+      password: SECOND_OWNER_PASSWORD,
+    });
     const staffKey = (
       await makeKey(server.prisma, store.id, {
         scopes: [{ resource: 'STAFF', actions: ['READ', 'WRITE', 'UPDATE', 'DELETE'] }],
@@ -655,7 +677,12 @@ describe('only an owner changes the owner (dashboard sessions)', () => {
 
   it("a key with every scope made by an ADMIN may not change an owner, nor may the keys it makes; an OWNER's may", async () => {
     const store = await freshStore();
-    await invite(store.key, { email: email('second'), name: 'Second', role: 'OWNER' });
+    await invite(store.key, {
+      email: email('second'),
+      name: 'Second',
+      role: 'OWNER',
+      password: SECOND_OWNER_PASSWORD,
+    });
     const fullKey = (session: string) =>
       asSession(session, 'POST', '/api/v1/api-key', {
         keyName: 'every scope',

@@ -17,7 +17,7 @@ import type { Principal } from '../../access/principal';
 import type { SecretBox } from '../../auth/secret-box';
 import { AppError, classifyError, toGraphQLError } from '../../errors';
 import { isShownOnce } from '../../field-extensions';
-import { beginIdempotent, finishIdempotent, requestHash } from '../../idempotency/store';
+import { beginIdempotent, finishIdempotent } from '../../idempotency/store';
 import type { PipelineContext } from '../pipeline-context';
 
 export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
@@ -115,7 +115,7 @@ export function useIdempotency(schema: GraphQLSchema, box: SecretBox): Plugin<Pi
       const key = ctx.idempotencyKey ?? keyArgument(operation, variables);
       const scope = idempotencyScope(ctx.principal);
       if (key === undefined || !scope || !remembers(operation)) return;
-      const hash = idempotencyRequestHash(textOf(operation), variables);
+      const hash = idempotencyRequestHash(box, textOf(operation), variables);
       const record = { scope, key, hash, now: ctx.now() };
       const sealed = selectsSecret(args.document);
       return once(ctx, record, sealed, args.document.loc?.source, setResultAndStopExecution);
@@ -152,9 +152,15 @@ function selectsShownOnce(schema: GraphQLSchema, document: DocumentNode): boolea
   return found;
 }
 
-/** What makes two requests under one key the same request: the operation (printed) and its variables. */
-export const idempotencyRequestHash = (operationText: string, variables: Record<string, unknown>) =>
-  requestHash([operationText, variables]);
+/**
+ * What makes two requests under one key the same request: the operation (printed) and its variables,
+ * as a keyed digest (the server's key), so a record never holds a plain hash of a password it carried.
+ */
+export const idempotencyRequestHash = (
+  box: SecretBox,
+  operationText: string,
+  variables: Record<string, unknown>,
+) => box.digest(JSON.stringify([operationText, variables]));
 
 interface RememberedError {
   message: string;

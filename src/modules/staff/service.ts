@@ -62,7 +62,7 @@ export const staffRows = storeRows<StaffUser, StaffFilter, StaffSortField>({
 const lastOwner = (what: string) =>
   new AppError(
     'LAST_OWNER',
-    `The last active owner of the store cannot be ${what}; make another staff member an active OWNER first`,
+    `The last active owner of the store cannot be ${what}; make another staff member who signs in (an accepted invitation) an active OWNER first`,
   );
 
 /**
@@ -72,16 +72,26 @@ const lastOwner = (what: string) =>
  * concurrent transaction changed, so an owner demoted meanwhile is no longer in the answer.
  */
 function lockOwners(tx: Tx, storeId: string) {
-  return tx.$queryRaw<Array<{ id: string; isActive: boolean }>>`
-    SELECT id, "isActive" FROM "StaffUser" WHERE "storeId" = ${storeId} AND role = 'OWNER' ORDER BY id FOR UPDATE`;
+  return tx.$queryRaw<Array<{ id: string; isActive: boolean; invited: boolean }>>`
+    SELECT s.id, s."isActive",
+           EXISTS (SELECT 1 FROM "StaffInvitation" i WHERE i."staffUserId" = s.id) AS invited
+      FROM "StaffUser" s
+     WHERE s."storeId" = ${storeId} AND s.role = 'OWNER'
+     ORDER BY s.id FOR UPDATE OF s`;
 }
 
 /**
- * Throws 409 when `userId` is the only active owner among the locked `owners`. Returns the other
- * active owners (for re-pointing Store.ownerId).
+ * Throws 409 when no other active owner among the locked `owners` could run the store after the
+ * change. An owner still invited (who has not accepted, so cannot sign in) does not count: stepping
+ * down in favour of an invitation could leave a store nobody can manage. Returns the other active
+ * owners (for re-pointing Store.ownerId).
  */
-function assertNotLastOwner(owners: Array<{ id: string; isActive: boolean }>, userId: string, what: string) {
-  const others = owners.filter((owner) => owner.isActive && owner.id !== userId);
+function assertNotLastOwner(
+  owners: Array<{ id: string; isActive: boolean; invited: boolean }>,
+  userId: string,
+  what: string,
+) {
+  const others = owners.filter((owner) => owner.isActive && !owner.invited && owner.id !== userId);
   const target = owners.find((owner) => owner.id === userId);
   if (target?.isActive && others.length === 0) throw lastOwner(what);
   return others;
