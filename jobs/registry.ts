@@ -7,6 +7,7 @@ import { schedules, type TaskName, taskNames } from '../src/task-catalog';
 import type { UsageMeter } from '../src/usage/meter';
 import type { DeliveryDeps } from '../src/webhook-delivery/attempt';
 import { createFanOut } from '../src/webhook-delivery/fan-out';
+import type { DeliveryRateGate } from '../src/webhook-delivery/rate';
 import { createAttemptRecorder } from '../src/webhook-delivery/record';
 import { makeDeliverWebhook } from './tasks/deliver_webhook';
 import { makeFanOutEvent } from './tasks/fan_out_event';
@@ -21,6 +22,8 @@ import { makeSweepWebhookDeliveries } from './tasks/sweep_webhook_deliveries';
 export interface WebhookWorkerOptions {
   secrets: SecretBox;
   httpClient: WebhookHttpClient;
+  /** Each endpoint's rate (src/webhook-delivery/rate.ts): over the shared Redis, or per process without it. */
+  rateGate: DeliveryRateGate;
   mailer: Mailer;
   /** The dashboard's address (PUBLIC_URL): e-mailed links start with it. */
   publicUrl: string;
@@ -72,6 +75,7 @@ export function taskList(deps: TaskDeps): TaskList {
     fanOut: createFanOut(pool, { now, leaseSeconds: webhooks.leaseSeconds }),
     secrets: webhooks.secrets,
     httpClient: webhooks.httpClient,
+    rateGate: webhooks.rateGate,
     timeoutMs: webhooks.timeoutMs,
     leaseSeconds: webhooks.leaseSeconds,
     now,

@@ -1,4 +1,5 @@
 import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
+import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
@@ -6,22 +7,36 @@ import type { Config } from '../src/config';
 import type { DatabaseAvailability } from '../src/db/availability';
 import { isDatabaseUnavailable } from '../src/errors';
 import { createWebhookHttpClient } from '../src/outbound-http/http-client';
+import { REDIS_KEY_PREFIX } from '../src/redis';
 import { taskName } from '../src/task-catalog';
 import type { UsageMeter } from '../src/usage/meter';
+import { createDeliveryRateGate } from '../src/webhook-delivery/rate';
 import { webhookServicesFrom } from '../src/webhook-delivery/services';
 import { crontab, taskList, type WebhookWorkerOptions } from './registry';
 import { createMailer } from './tasks/send_email';
 
-/** Production wiring from configuration: system CAs, SMTP or the log transport. */
+/**
+ * Production wiring from configuration: system CAs, SMTP or the log transport, endpoint rates over
+ * `redis` (null: held per process, with a warning).
+ */
 export function webhookWorkerOptions(
   config: Config,
   logger: Logger,
   overrides: Partial<WebhookWorkerOptions> = {},
+  redis: Redis | null = null,
 ): WebhookWorkerOptions {
   const { secrets, urlPolicy } = webhookServicesFrom(config);
   return {
     secrets,
     httpClient: overrides.httpClient ?? createWebhookHttpClient(urlPolicy),
+    rateGate:
+      overrides.rateGate ??
+      createDeliveryRateGate({
+        redis,
+        logger,
+        keyPrefix: `${REDIS_KEY_PREFIX}webhook-rate:`,
+        timeoutMs: config.redisTimeoutMs,
+      }),
     mailer: overrides.mailer ?? createMailer({ url: config.smtp.url, from: config.smtp.from, logger }),
     publicUrl: config.publicUrl,
     timeoutMs: config.webhook.timeoutMs,

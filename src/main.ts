@@ -160,7 +160,7 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
       concurrency: config.workerConcurrency,
       usageMeter: runtime.usage,
       prisma: db.prisma,
-      webhooks: webhookWorkerOptions(config, logger),
+      webhooks: webhookWorkerOptions(config, logger, {}, redis),
       availability,
     });
     const running = worker;

@@ -43,7 +43,7 @@ export const webhookRoutes = [
     method: 'PATCH',
     path: '/store/webhooks/endpoints/{id}',
     tag,
-    summary: 'Update url, events, description, metadata or isActive',
+    summary: 'Update url, events, description, metadata, rateLimitPerSecond or isActive',
     operation: `mutation UpdateWebhookEndpoint($id: ID!, $input: UpdateWebhookEndpointInput!) {
       updateWebhookEndpoint(id: $id, input: $input) { ...WebhookEndpointFields }
     }`,

@@ -8,6 +8,8 @@ import { autoDisableIfFailing } from './auto-disable';
 import { nextRetryAt } from './backoff';
 import type { Claimed, FanOut, Lease } from './claim';
 import { ASYNC_COMMIT_SQL, prepared } from './queryable';
+import type { DeliveryRateGate } from './rate';
+import { waitForRate } from './rate-wait';
 import { type AttemptRecord, type AttemptRecorder, writeRecords } from './record';
 import { signedHeaders } from './signing';
 
@@ -19,6 +21,8 @@ export interface DeliveryDeps {
   fanOut: (eventId: string) => Promise<FanOut>;
   secrets: SecretBox;
   httpClient: WebhookHttpClient;
+  /** Each endpoint's rate, held across worker processes (rate.ts). */
+  rateGate: DeliveryRateGate;
   /** Whole-attempt deadline (docs/design.md "Retries": 10 s). */
   timeoutMs: number;
   /** How long an attempt holds its delivery; longer than timeoutMs, so only a dead worker loses it. */
@@ -28,7 +32,7 @@ export interface DeliveryDeps {
   random: () => number;
 }
 
-type AttemptOutcome = DeliveryStatus | 'skipped' | 'lease lost';
+type AttemptOutcome = DeliveryStatus | 'skipped' | 'lease lost' | 'waiting for the endpoint rate';
 
 // Timestamps travel as ISO strings: the columns are UTC `timestamp(3)`, as Prisma writes them.
 
@@ -46,7 +50,7 @@ UPDATE "WebhookDelivery" AS d
    AND d.status IN ('pending', 'failed')
    AND (d."nextRetryAt" IS NULL OR d."nextRetryAt" <= ${UTC(4)})
    AND (d."leaseExpiresAt" IS NULL OR d."leaseExpiresAt" <= ${UTC(5)})
-RETURNING d.id, d.attempt, d.payload, d."eventType", d."endpointId", e.url, e."secretCiphertext"`,
+RETURNING d.id, d.attempt, d.payload, d."eventType", d."endpointId", e.url, e."secretCiphertext", e."rateLimitPerSecond"`,
 );
 
 /**
@@ -73,12 +77,23 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string): P
   return sendAndRecord(deps, claimed, lease);
 }
 
-/** POSTs a delivery whose lease is held under `lease.token`, then records the outcome (see record()). */
+/**
+ * POSTs a delivery whose lease is held under `lease.token`, then records the outcome (see record()).
+ * Every attempt (the fan-out's first, and each deliver_webhook job) starts here, so the endpoint's
+ * rate is asked here, once: beyond it, the delivery waits (rate-wait.ts) and no attempt is made.
+ */
 export async function sendAndRecord(
   deps: DeliveryDeps,
   claimed: Claimed,
   lease: Lease,
 ): Promise<AttemptOutcome> {
+  if (claimed.rateLimitPerSecond !== null) {
+    const admission = await deps.rateGate.admit(claimed.endpointId, claimed.rateLimitPerSecond);
+    if (!admission.admitted) {
+      await waitForRate(deps.pool, claimed, lease, admission.waitMs, deps.now(), deps.random);
+      return 'waiting for the endpoint rate';
+    }
+  }
   const secret = deps.secrets.open(claimed.secretCiphertext, claimed.endpointId);
   const response = await deps.httpClient.post({
     url: claimed.url,

@@ -12,6 +12,8 @@ export interface Claimed {
   endpointId: string;
   url: string;
   secretCiphertext: string;
+  /** The endpoint's rate (rate.ts); null: unlimited. */
+  rateLimitPerSecond: number | null;
 }
 
 /** The hold an attempt has on its delivery: nothing is recorded under a token no longer the delivery's. */

@@ -21,7 +21,7 @@ const FAN_OUT = prepared(
 WITH event AS (
   SELECT id, "storeId", type, "apiVersion", "createdAt", data FROM "Event" WHERE id = ANY($1::text[])
 ), target AS (
-  SELECT event.id AS "eventId", e.id AS "endpointId", e.url, e."secretCiphertext",
+  SELECT event.id AS "eventId", e.id AS "endpointId", e.url, e."secretCiphertext", e."rateLimitPerSecond",
          'msg_' || md5(e.id || '/' || event.id) AS id
     FROM "WebhookEndpoint" e JOIN event ON e."storeId" = event."storeId"
    WHERE e."isActive"
@@ -37,7 +37,7 @@ WITH event AS (
   RETURNING id, attempt, payload, "eventType", "endpointId", "eventId"
 )
 SELECT created.id, created.attempt, created.payload, created."eventType", created."endpointId", created."eventId",
-       target.url, target."secretCiphertext"
+       target.url, target."secretCiphertext", target."rateLimitPerSecond"
   FROM created JOIN target ON target.id = created.id CROSS JOIN (${ASYNC_COMMIT_SQL}) AS async_commit`,
 );
 

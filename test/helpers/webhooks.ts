@@ -12,6 +12,7 @@ import { createSecretBox } from '../../src/auth/secret-box';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createWebhookHttpClient } from '../../src/outbound-http/http-client';
+import { createDeliveryRateGate } from '../../src/webhook-delivery/rate';
 import { makeKey, makeStore } from './factories';
 import type { TestServer } from './server';
 
@@ -165,6 +166,8 @@ export function testWorkerOptions(
   return {
     secrets: createSecretBox(config.webhook.secretKey),
     httpClient: createWebhookHttpClient({ ca: receiverCa, allowHosts: [ALLOWED_HOSTS] }),
+    // Per process: a test of the rate across worker processes passes a gate over its own Redis keys.
+    rateGate: createDeliveryRateGate({ redis: null, logger: createLogger('silent'), keyPrefix: 'test:' }),
     mailer: createMailer({
       url: smtpUrl,
       from: 'Webhooks <webhooks@example.test>',

@@ -7,6 +7,8 @@ export const MAX_DESCRIPTION_LENGTH = 256;
 export const MAX_METADATA_KEYS = 50;
 export const MAX_METADATA_KEY_LENGTH = 40;
 export const MAX_METADATA_VALUE_LENGTH = 500;
+/** The highest rate an endpoint may ask for; beyond it "unlimited" (null) says the same. */
+export const MAX_RATE_LIMIT_PER_SECOND = 1000;
 
 const subscribable = new Set<string>([...eventTypes, '*']);
 
@@ -52,6 +54,15 @@ const fields = {
   metadata: metadata
     .describe(
       `String-to-string pairs (at most ${MAX_METADATA_KEYS} keys); an update replaces them, null clears them`,
+    )
+    .nullish(),
+  rateLimitPerSecond: z
+    .number({ error: 'must be a whole number of deliveries per second, or null' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1 (null: unlimited)')
+    .max(MAX_RATE_LIMIT_PER_SECOND, `at most ${MAX_RATE_LIMIT_PER_SECOND}`)
+    .describe(
+      `At most this many deliveries start in any 1-second window (1–${MAX_RATE_LIMIT_PER_SECOND}); the others wait, using no attempt. null (the default): unlimited`,
     )
     .nullish(),
 };

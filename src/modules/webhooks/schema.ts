@@ -54,6 +54,12 @@ function endpointFields<Shape extends WebhookEndpoint>(
       resolve: (e) => e.metadata ?? {},
     }),
     isActive: t.boolean({ resolve: (e) => e.isActive }),
+    rateLimitPerSecond: t.int({
+      nullable: true,
+      description:
+        'At most this many deliveries start in any 1-second window; the others wait without using an attempt. null: unlimited',
+      resolve: (e) => e.rateLimitPerSecond,
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (e) => e.updatedAt }),
     disabledAt: t.field({ type: 'DateTime', nullable: true, resolve: (e) => e.disabledAt }),

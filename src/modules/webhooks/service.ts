@@ -146,6 +146,7 @@ export async function createEndpoint(
         events: fields.events,
         description: fields.description ?? null,
         metadata: fields.metadata ?? {},
+        rateLimitPerSecond: fields.rateLimitPerSecond ?? null,
         secretCiphertext,
         createdAt: ctx.now(),
         updatedAt: ctx.now(),
@@ -179,6 +180,7 @@ export async function updateEndpoint(ctx: Context, id: string, input: unknown) {
     ...(fields.events !== undefined ? { events: fields.events } : {}),
     ...(fields.description !== undefined ? { description: fields.description } : {}),
     ...(fields.metadata !== undefined ? { metadata: fields.metadata ?? {} } : {}),
+    ...(fields.rateLimitPerSecond !== undefined ? { rateLimitPerSecond: fields.rateLimitPerSecond } : {}),
     ...(fields.isActive === true
       ? { isActive: true, reactivatedAt: now, disabledAt: null, disabledReason: null }
       : fields.isActive === false
