@@ -87,26 +87,35 @@ export async function sendAndRecord(
   claimed: Claimed,
   lease: Lease,
 ): Promise<AttemptOutcome> {
+  let finishSlot: (() => Promise<void>) | undefined;
   if (claimed.rateLimitPerSecond !== null) {
-    const admission = await deps.rateGate.admit(claimed.endpointId, claimed.rateLimitPerSecond);
+    // The slot is held for the attempt's whole deadline, and a second more, should this worker die.
+    const holdMs = deps.timeoutMs + 1000;
+    const admission = await deps.rateGate.admit(claimed.endpointId, claimed.rateLimitPerSecond, holdMs);
     if (!admission.admitted) {
       await waitForRate(deps.pool, claimed, lease, admission.waitMs, deps.now(), deps.random);
       return 'waiting for the endpoint rate';
     }
+    finishSlot = admission.finish;
   }
-  const secret = deps.secrets.open(claimed.secretCiphertext, claimed.endpointId);
-  const response = await deps.httpClient.post({
-    url: claimed.url,
-    headers: signedHeaders({
-      secret,
-      deliveryId: claimed.id,
-      eventType: claimed.eventType,
+  let response: DeliveryResponse;
+  try {
+    const secret = deps.secrets.open(claimed.secretCiphertext, claimed.endpointId);
+    response = await deps.httpClient.post({
+      url: claimed.url,
+      headers: signedHeaders({
+        secret,
+        deliveryId: claimed.id,
+        eventType: claimed.eventType,
+        body: claimed.payload,
+        timestamp: Math.floor(deps.now().getTime() / 1000),
+      }),
       body: claimed.payload,
-      timestamp: Math.floor(deps.now().getTime() / 1000),
-    }),
-    body: claimed.payload,
-    timeoutMs: deps.timeoutMs,
-  });
+      timeoutMs: deps.timeoutMs,
+    });
+  } finally {
+    await finishSlot?.();
+  }
   // The receiver has it: should PostgreSQL be away now, the outcome waits for it while the lease holds,
   // since a lease left to expire means the sweeper sends the delivery again.
   const leaseLeftMs = lease.until.getTime() - deps.now().getTime();

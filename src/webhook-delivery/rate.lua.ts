@@ -1,26 +1,51 @@
 /**
- * One admission to an endpoint's rate (src/webhook-delivery/rate.ts): an exact sliding window of 1 s
- * over the delivery attempts the endpoint's workers started, in microseconds of Redis's own clock
- * (TIME), so that workers whose clocks differ still share one timeline. An attempt is admitted when
- * fewer than `max` attempts were admitted in (now - window, now].
- *
- * KEYS[1]  the endpoint's sorted set of admissions (member unique per attempt, score = µs)
- * ARGV     max, window (µs), member
- * Returns  {1, now} when admitted; {0, now, wait} otherwise: µs until the window has room, at this
- *          max (a lowered rate may leave more than max admissions in the window).
+ * An endpoint's rate in Redis (src/webhook-delivery/rate.ts), in microseconds of Redis's own clock
+ * (TIME), so workers whose clocks differ share one timeline. The endpoint's sorted set holds one
+ * member per attempt: while the attempt is in flight its score is its deadline (start + hold), so it
+ * always counts; once its response is in, the score becomes that moment. An attempt is admitted when
+ * fewer than `max` members score after now - window: so no request can reach the receiver within
+ * 1 s of `max` others, whatever the delays between our start and its arrival.
  */
-export const endpointRateLua = `
+
+/**
+ * KEYS[1]  the endpoint's sorted set
+ * ARGV     max, window (µs), member, hold (µs: longer than the attempt's deadline)
+ * Returns  {1, now} when admitted; {0, now, wait}: µs until the window should have room (a slot still
+ *          in flight has no known end, so then one slot's share of the window: window / max).
+ */
+export const endpointRateAdmitLua = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local max = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
+local hold = tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
 if count < max then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
+  redis.call('ZADD', KEYS[1], now + hold, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], math.ceil((hold + window) / 1000))
   return {1, now}
 end
 local leaving = tonumber(redis.call('ZRANGE', KEYS[1], count - max, count - max, 'WITHSCORES')[2])
+if leaving > now then
+  return {0, now, math.ceil(window / max)}
+end
 return {0, now, leaving + window - now}
+`;
+
+/**
+ * KEYS[1]  the endpoint's sorted set
+ * ARGV     member, window (µs)
+ * The attempt's response is in: its slot counts from now for one window (unless it already left).
+ */
+export const endpointRateFinishLua = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local changed = redis.call('ZADD', KEYS[1], 'XX', 'CH', now, ARGV[1])
+if changed == 1 then
+  local ttl = redis.call('PTTL', KEYS[1])
+  local needed = math.ceil(tonumber(ARGV[2]) / 1000)
+  if ttl < needed then redis.call('PEXPIRE', KEYS[1], needed) end
+end
+return changed
 `;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { MemorySlidingWindow } from '../ratelimit/memory-window';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
-import { endpointRateLua } from './rate.lua';
+import { endpointRateAdmitLua, endpointRateFinishLua } from './rate.lua';
+import { ProcessRateWindows } from './rate-memory';
 
 const WINDOW_MS = 1000;
 
@@ -16,27 +16,32 @@ export type RateAdmission =
       atMs: number;
       /** Where it was counted: shared by every worker, or this process alone (no Redis, or Redis down). */
       counted: 'redis' | 'process';
+      /** Call once the attempt's response (or failure) is in: its slot then counts one window from now. */
+      finish(): Promise<void>;
     }
   | { admitted: false; waitMs: number };
 
 /**
- * docs/design.md "Endpoint rate": at most `perSecond` attempts of an endpoint start in any 1-second
- * window, across every worker process. A delivery refused here waits: it is neither failed nor
- * counted as an attempt (attempt.ts re-queues it for when the window has room).
+ * docs/design.md "Endpoint rate": no request of an endpoint reaches its receiver within 1 s of
+ * `perSecond` others, across every worker process. An attempt holds a slot from its start until 1 s
+ * after its response, so the delays between our start and the receiver's arrival (a new TLS
+ * connection, a busy worker) cannot squeeze more than `perSecond` arrivals into a second. A delivery
+ * refused here waits: it is neither failed nor counted as an attempt (rate-wait.ts re-queues it).
  */
 export interface DeliveryRateGate {
-  admit(endpointId: string, perSecond: number): Promise<RateAdmission>;
+  /** `holdMs`: how long an attempt may take at most (its deadline); a dead worker's slot frees after it. */
+  admit(endpointId: string, perSecond: number, holdMs: number): Promise<RateAdmission>;
 }
 
 let sequence = 0;
 const processTag = randomBytes(6).toString('hex');
 
 /**
- * The gate over the shared Redis (one atomic script per attempt, rate.lua.ts). Without Redis, or
+ * The gate over the shared Redis (two atomic scripts per attempt, rate.lua.ts). Without Redis, or
  * while it does not answer within `timeoutMs`, each worker process holds the rate in its own memory:
- * a store's receiver may then get up to the rate times the number of worker processes (a warning is
- * logged once per outage, or once when there is no Redis at all). The workers run anyway: stopping
- * every delivery because Redis is away would hurt more than a receiver briefly above its rate.
+ * a receiver may then get up to the rate times the number of worker processes (a warning is logged
+ * once per outage, or once when there is no Redis at all). Deliveries go on meanwhile: stopping every
+ * delivery while Redis is away would hurt more than a receiver briefly above its rate.
  */
 export function createDeliveryRateGate(options: {
   redis: Redis | null;
@@ -46,49 +51,58 @@ export function createDeliveryRateGate(options: {
   timeoutMs?: number;
 }): DeliveryRateGate {
   const logger = options.logger.child({ component: 'webhook-rate' });
-  const script = options.redis
-    ? defineScript(options.redis, 'commerceWebhookRate', endpointRateLua, 1)
+  const { redis } = options;
+  const admitScript = redis ? defineScript(redis, 'commerceWebhookRateAdmit', endpointRateAdmitLua, 1) : null;
+  const finishScript = redis
+    ? defineScript(redis, 'commerceWebhookRateFinish', endpointRateFinishLua, 1)
     : null;
   const guard = new RedisGuard(logger, 'webhook endpoint rate', {
     timeoutMs: options.timeoutMs ?? 100,
     retryMs: 1000,
     fallback: 'each worker process holds endpoint rates alone until it answers',
   });
-  const windows = new Map<number, MemorySlidingWindow>();
+  const memory = new ProcessRateWindows(WINDOW_MS);
   let warnedNoRedis = false;
 
-  const inProcess = (endpointId: string, perSecond: number): RateAdmission => {
-    if (!script && !warnedNoRedis) {
+  const inProcess = (
+    endpointId: string,
+    perSecond: number,
+    member: string,
+    holdMs: number,
+  ): RateAdmission => {
+    if (!admitScript && !warnedNoRedis) {
       warnedNoRedis = true;
       logger.warn(
         'no REDIS_URL: endpoint rates are held per worker process (several workers may exceed them)',
       );
     }
-    let window = windows.get(perSecond);
-    if (!window) {
-      window = new MemorySlidingWindow({ max: perSecond, windowMs: WINDOW_MS });
-      windows.set(perSecond, window);
-    }
     const now = Date.now();
-    const result = window.hit(endpointId, now);
-    if (result.allowed) return { admitted: true, atMs: now, counted: 'process' };
-    return { admitted: false, waitMs: Math.max(1, (result.oldestMs ?? now) + WINDOW_MS - now) };
+    const answer = memory.admit(endpointId, perSecond, member, holdMs, now);
+    if (!answer.admitted) return answer;
+    const finish = async () => memory.finish(endpointId, member, Date.now());
+    return { admitted: true, atMs: now, counted: 'process', finish };
   };
 
   return {
-    async admit(endpointId, perSecond) {
-      if (script) {
-        const member = `${processTag}:${(sequence++).toString(36)}`;
+    async admit(endpointId, perSecond, holdMs) {
+      const member = `${processTag}:${(sequence++).toString(36)}`;
+      const key = `${options.keyPrefix}${endpointId}`;
+      if (admitScript && finishScript) {
         const reply = (await guard.attempt(() =>
-          script(`${options.keyPrefix}${endpointId}`, perSecond, WINDOW_MS * 1000, member),
+          admitScript(key, perSecond, WINDOW_MS * 1000, member, holdMs * 1000),
         )) as [number, number, number?] | undefined;
         if (reply) {
           const [admitted, nowMicros, waitMicros] = reply;
-          if (admitted === 1) return { admitted: true, atMs: nowMicros / 1000, counted: 'redis' };
-          return { admitted: false, waitMs: Math.max(1, Math.ceil((waitMicros ?? 0) / 1000)) };
+          if (admitted !== 1)
+            return { admitted: false, waitMs: Math.max(1, Math.ceil((waitMicros ?? 0) / 1000)) };
+          // Should Redis not answer now, the slot frees at its deadline instead: later, never sooner.
+          const finish = async () => {
+            await guard.attempt(() => finishScript(key, member, WINDOW_MS * 1000));
+          };
+          return { admitted: true, atMs: nowMicros / 1000, counted: 'redis', finish };
         }
       }
-      return inProcess(endpointId, perSecond);
+      return inProcess(endpointId, perSecond, member, holdMs);
     },
   };
 }
