@@ -126,6 +126,8 @@ describe('a rate per endpoint, held across worker processes', () => {
     const unlimitedArrivals = await receiver.waitFor(20, (r) => r.path === '/unlimited');
     const limitedArrivals = await receiver.waitFor(20, (r) => r.path === '/limited', 30_000);
 
+    // The receiver never had more than 5 requests in one second.
+    expect(mostInOneSecond(limitedArrivals.map((r) => r.at))).toBeLessThanOrEqual(5);
     // Every delivery arrived once, each on its first attempt: waiting used no attempt and failed nothing.
     expect(new Set(limitedArrivals.map((r) => r.headers['webhook-id'])).size).toBe(20);
     // The receiver answers before the worker records: wait for the log to say so.
@@ -144,13 +146,12 @@ describe('a rate per endpoint, held across worker processes', () => {
         attempts: 1,
       });
     }
-    // The gates of the three workers admitted 20 attempts, counted in Redis, never more than 5 in a second
-    // of Redis's clock; the receiver saw the same.
+    // The gates of the three workers admitted 20 attempts, counted in Redis, never more than 5 in a
+    // second of Redis's clock either.
     const admitted = admissions.filter((a) => a.endpointId === limited.id);
     expect(admitted).toHaveLength(20);
     expect(admitted.every((a) => a.counted === 'redis')).toBe(true);
     expect(mostInOneSecond(admitted.map((a) => a.atMs))).toBeLessThanOrEqual(5);
-    expect(mostInOneSecond(limitedArrivals.map((r) => r.at))).toBeLessThanOrEqual(5);
     // The unlimited endpoint asked no gate and got the burst as fast as the workers ran (the same
     // measure, so it can fail): more than 5 in one second, and all of it before the limited one's end.
     expect(admissions.some((a) => a.endpointId === unlimited.id)).toBe(false);
@@ -220,5 +221,26 @@ describe('a rate per endpoint, held across worker processes', () => {
     const { key: otherKey } = await storeWithEndpoints(server, [receiver.url('/mine')]);
     const [theirs] = endpoints as [Endpoint];
     expect((await patch(otherKey, theirs.id, { rateLimitPerSecond: 1 })).status).toBe(404);
+  });
+});
+
+describe('without Redis', () => {
+  it('each worker process holds the rate alone, with the same slots (documented: N processes may reach N times the rate)', async () => {
+    const gate = () =>
+      createDeliveryRateGate({ redis: null, logger: createLogger('silent'), keyPrefix: 'x:' });
+    const one = gate();
+    const admitted = await Promise.all([1, 2, 3].map(() => one.admit('whe_a', 3, 10_000)));
+    expect(admitted.map((a) => a.admitted && a.counted)).toEqual(['process', 'process', 'process']);
+    // The fourth waits: while the others are in flight their end is unknown, so one slot's share of a second.
+    const fourth = await one.admit('whe_a', 3, 10_000);
+    expect(fourth).toEqual({ admitted: false, waitMs: 334 });
+    // Once their responses are in, the slots free one second after them.
+    for (const admission of admitted) if (admission.admitted) await admission.finish();
+    const fifth = await one.admit('whe_a', 3, 10_000);
+    expect(fifth.admitted).toBe(false);
+    expect(!fifth.admitted && fifth.waitMs > 334 && fifth.waitMs <= 1000).toBe(true);
+    // Another endpoint, and another process, count apart.
+    expect((await one.admit('whe_b', 3, 10_000)).admitted).toBe(true);
+    expect((await gate().admit('whe_a', 3, 10_000)).admitted).toBe(true);
   });
 });
