@@ -58,6 +58,7 @@ describe('webhook endpoint management (REST, docs/design.md "Endpoints")', () =>
       description: 'ERP sync',
       metadata: { team: 'ops' },
       isActive: true,
+      rateLimitPerSecond: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       disabledAt: null,

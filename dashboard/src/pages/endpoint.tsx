@@ -8,12 +8,14 @@ import { ConfirmButton, Dialog, ErrorAlert, Loading, SecretOnce, Status, When } 
 import { fromCombined } from '../errors';
 import { graphql } from '../graphql';
 import { can, type Session } from '../session';
+import { EndpointRateDialog, rateText } from './endpoint-rate';
 import { WebhooksGate } from './webhooks';
 
 const EndpointQuery = graphql(`
   query Endpoint($id: ID!) {
     webhookEndpoint(id: $id) {
       id url description events isActive disabledAt disabledReason consecutiveFailures createdAt
+      rateLimitPerSecond
     }
   }
 `);
@@ -100,6 +102,8 @@ function Endpoint({ id, session }: { id: string; session: Session }) {
             ? 'active'
             : `disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`}
         </dd>
+        <dt>Max deliveries per second</dt>
+        <dd>{rateText(endpoint.rateLimitPerSecond)}</dd>
         <dt>Consecutive failures</dt>
         <dd>{endpoint.consecutiveFailures}</dd>
       </dl>
@@ -118,6 +122,11 @@ function Endpoint({ id, session }: { id: string; session: Session }) {
             Send test event
           </button>
           <RotateSecretDialog id={id} />
+          <EndpointRateDialog
+            id={id}
+            rate={endpoint.rateLimitPerSecond}
+            onChanged={() => refetch({ requestPolicy: 'network-only' })}
+          />
           <button
             type="button"
             disabled={toggle.busy}

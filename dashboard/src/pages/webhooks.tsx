@@ -6,6 +6,7 @@ import { useAction } from '../components/mutation';
 import { Dialog, ErrorAlert, Field, SecretOnce } from '../components/ui';
 import { graphql } from '../graphql';
 import { can, type Session, useSession } from '../session';
+import { RateField, rateFromForm } from './endpoint-rate';
 
 const EndpointsQuery = graphql(`
   query Endpoints($page: Int) {
@@ -151,6 +152,7 @@ function AddEndpointDialog({ onAdded }: { onAdded: () => void }) {
       input: {
         url: String(form.get('url') ?? '').trim(),
         description: String(form.get('description') ?? '').trim() || undefined,
+        rateLimitPerSecond: rateFromForm(form),
         events: form.getAll('events').map(String),
       },
     });
@@ -194,6 +196,7 @@ function AddEndpointDialog({ onAdded }: { onAdded: () => void }) {
           <Field label="Description" name="description" error={errors.description}>
             {(a) => <input {...a} />}
           </Field>
+          <RateField error={errors.rateLimitPerSecond} />
           <fieldset className={errors.events ? 'invalid' : undefined}>
             <legend>Events</legend>
             {errors.events ? <span className="field-error">{errors.events}</span> : null}
