@@ -66,6 +66,7 @@ const pages = (): Array<[string, string]> => [
 const dialogs = (): Array<[string, string | RegExp]> => [
   ['/keys', 'Create API key'],
   ['/webhooks', 'Add endpoint'],
+  [`/webhooks/${ids.endpoint}`, 'Change rate'],
   ['/products', 'New product'],
   ['/coupons', 'New coupon'],
   ['/coupons', 'Edit SAVE15'],
