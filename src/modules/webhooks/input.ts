@@ -62,7 +62,7 @@ const fields = {
     .min(1, 'must be at least 1 (null: unlimited)')
     .max(MAX_RATE_LIMIT_PER_SECOND, `at most ${MAX_RATE_LIMIT_PER_SECOND}`)
     .describe(
-      `At most this many deliveries start in any 1-second window (1–${MAX_RATE_LIMIT_PER_SECOND}); the others wait, using no attempt. null (the default): unlimited`,
+      `At most this many deliveries reach the endpoint in any 1-second window (1–${MAX_RATE_LIMIT_PER_SECOND}); the others wait, using no attempt. null (the default): unlimited`,
     )
     .nullish(),
 };

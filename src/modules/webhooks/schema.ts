@@ -57,7 +57,7 @@ function endpointFields<Shape extends WebhookEndpoint>(
     rateLimitPerSecond: t.int({
       nullable: true,
       description:
-        'At most this many deliveries start in any 1-second window; the others wait without using an attempt. null: unlimited',
+        'At most this many deliveries reach the endpoint in any 1-second window; the others wait without using an attempt. null: unlimited',
       resolve: (e) => e.rateLimitPerSecond,
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
