@@ -96,6 +96,7 @@ const DIALOGS: Array<[name: string, page: string, open: Name, title: Name, prima
   ['revoke-key', 'keys', /^Revoke /, /^Revoke .*\?$/, 'Revoke key'],
   ['add-endpoint', 'webhooks', 'Add endpoint', 'Add endpoint', 'Add endpoint'],
   ['rotate-secret', 'endpoint', 'Rotate secret', 'Rotate signing secret', 'Rotate secret'],
+  ['endpoint-rate', 'endpoint', 'Change rate', 'Delivery rate', 'Save rate'],
   ['delete-endpoint', 'endpoint', 'Delete endpoint', 'Delete this endpoint?', 'Delete endpoint'],
 ];
 
