@@ -9,9 +9,11 @@ import {
   type RateAdmission,
 } from '../../src/webhook-delivery/rate';
 import { redisUrl } from '../helpers/databases';
+import { freePort } from '../helpers/process';
 import { deleteKeys, ready } from '../helpers/redis-prefix';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
+  capturingLogger,
   createCategory,
   eventually,
   jsonHeaders,
@@ -242,5 +244,21 @@ describe('without Redis', () => {
     // Another endpoint, and another process, count apart.
     expect((await one.admit('whe_b', 3, 10_000)).admitted).toBe(true);
     expect((await gate().admit('whe_a', 3, 10_000)).admitted).toBe(true);
+  });
+
+  it('falls back to counting in this process while Redis does not answer, with one warning', async () => {
+    const logs = capturingLogger('warn');
+    const dead = connectRedis(`redis://127.0.0.1:${await freePort()}`, createLogger('silent'));
+    try {
+      const gate = createDeliveryRateGate({ redis: dead, logger: logs.logger, keyPrefix: 'x:' });
+      const first = await gate.admit('whe_c', 1, 10_000);
+      expect(first.admitted && first.counted).toBe('process');
+      expect((await gate.admit('whe_c', 1, 10_000)).admitted).toBe(false);
+      expect(
+        logs.text().match(/redis unavailable; each worker process holds endpoint rates alone/g),
+      ).toHaveLength(1);
+    } finally {
+      dead.disconnect();
+    }
   });
 });
