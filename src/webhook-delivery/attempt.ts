@@ -93,7 +93,7 @@ export async function sendAndRecord(
     const holdMs = deps.timeoutMs + 1000;
     const admission = await deps.rateGate.admit(claimed.endpointId, claimed.rateLimitPerSecond, holdMs);
     if (!admission.admitted) {
-      await waitForRate(deps.pool, claimed, lease, admission.waitMs, deps.now(), deps.random);
+      await waitForRate(deps.pool, claimed, lease, admission.waitMs, deps.now());
       return 'waiting for the endpoint rate';
     }
     finishSlot = admission.finish;

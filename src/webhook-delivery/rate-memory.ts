@@ -6,6 +6,8 @@
 export class ProcessRateWindows {
   /** Per endpoint: each slot's member and score (its deadline while in flight, then its end). */
   private readonly slots = new Map<string, Map<string, number>>();
+  /** Per endpoint: when the next refused attempt is to try again, one slot after the one before. */
+  private readonly queued = new Map<string, number>();
   private nextSweepMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly windowMs: number) {}
@@ -30,10 +32,13 @@ export class ProcessRateWindows {
     }
     const scores = [...slots.values()].sort((a, b) => a - b);
     const leaving = scores[slots.size - max] as number;
-    return {
-      admitted: false,
-      waitMs: leaving > nowMs ? Math.ceil(this.windowMs / max) : leaving + this.windowMs - nowMs,
-    };
+    const slot = Math.ceil(this.windowMs / max);
+    const retry = Math.max(
+      leaving > nowMs ? nowMs + slot : leaving + this.windowMs,
+      this.queued.get(endpointId) ?? 0,
+    );
+    this.queued.set(endpointId, retry + slot);
+    return { admitted: false, waitMs: retry - nowMs };
   }
 
   finish(endpointId: string, member: string, nowMs: number): void {
@@ -46,6 +51,9 @@ export class ProcessRateWindows {
     this.nextSweepMs = nowMs + this.windowMs;
     for (const [endpointId, slots] of this.slots) {
       if ([...slots.values()].every((score) => score <= nowMs - this.windowMs)) this.slots.delete(endpointId);
+    }
+    for (const [endpointId, retry] of this.queued) {
+      if (retry <= nowMs) this.queued.delete(endpointId);
     }
   }
 }

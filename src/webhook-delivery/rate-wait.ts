@@ -21,19 +21,14 @@ SELECT graphile_worker.add_job('${taskName.deliver_webhook}', json_build_object(
   FROM released`,
 );
 
-/**
- * Re-queues the delivery `waitMs` from `now`, plus up to one slot (1 s / rate) of jitter, so that the
- * deliveries waiting on one endpoint do not all wake for the same freed slot.
- */
+/** Re-queues the delivery `waitMs` from `now` (the gate spaces the waiting ones a slot apart). */
 export async function waitForRate(
   db: Queryable,
   claimed: Claimed,
   lease: Lease,
   waitMs: number,
   now: Date,
-  random: () => number,
 ): Promise<void> {
-  const slotMs = 1000 / (claimed.rateLimitPerSecond ?? 1000);
-  const runAt = new Date(now.getTime() + waitMs + Math.floor(random() * slotMs));
+  const runAt = new Date(now.getTime() + waitMs);
   await db.query(WAIT([claimed.id, lease.token, runAt.toISOString()]));
 }

@@ -8,10 +8,12 @@
  */
 
 /**
- * KEYS[1]  the endpoint's sorted set
+ * KEYS[1]  the endpoint's sorted set; KEYS[2]  when the next waiting attempt is to try again (µs)
  * ARGV     max, window (µs), member, hold (µs: longer than the attempt's deadline)
- * Returns  {1, now} when admitted; {0, now, wait}: µs until the window should have room (a slot still
- *          in flight has no known end, so then one slot's share of the window: window / max).
+ * Returns  {1, now} when admitted; {0, now, wait}: µs until this attempt is to try again. That is when
+ *          the window should have room (a slot still in flight has no known end: one slot's share of
+ *          the window, window / max), but no sooner than one slot after the attempt refused before it,
+ *          so a backlog wakes at the endpoint's rate rather than all at once.
  */
 export const endpointRateAdmitLua = `
 local time = redis.call('TIME')
@@ -27,10 +29,13 @@ if count < max then
   return {1, now}
 end
 local leaving = tonumber(redis.call('ZRANGE', KEYS[1], count - max, count - max, 'WITHSCORES')[2])
-if leaving > now then
-  return {0, now, math.ceil(window / max)}
-end
-return {0, now, leaving + window - now}
+local slot = math.ceil(window / max)
+local retry = now + slot
+if leaving <= now then retry = leaving + window end
+local queued = tonumber(redis.call('GET', KEYS[2]) or '0')
+if queued > retry then retry = queued end
+redis.call('SET', KEYS[2], retry + slot, 'PX', math.ceil((retry + slot - now + window) / 1000))
+return {0, now, retry - now}
 `;
 
 /**

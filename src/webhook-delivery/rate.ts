@@ -52,7 +52,7 @@ export function createDeliveryRateGate(options: {
 }): DeliveryRateGate {
   const logger = options.logger.child({ component: 'webhook-rate' });
   const { redis } = options;
-  const admitScript = redis ? defineScript(redis, 'commerceWebhookRateAdmit', endpointRateAdmitLua, 1) : null;
+  const admitScript = redis ? defineScript(redis, 'commerceWebhookRateAdmit', endpointRateAdmitLua, 2) : null;
   const finishScript = redis
     ? defineScript(redis, 'commerceWebhookRateFinish', endpointRateFinishLua, 1)
     : null;
@@ -89,7 +89,7 @@ export function createDeliveryRateGate(options: {
       const key = `${options.keyPrefix}${endpointId}`;
       if (admitScript && finishScript) {
         const reply = (await guard.attempt(() =>
-          admitScript(key, perSecond, WINDOW_MS * 1000, member, holdMs * 1000),
+          admitScript(key, `${key}:next`, perSecond, WINDOW_MS * 1000, member, holdMs * 1000),
         )) as [number, number, number?] | undefined;
         if (reply) {
           const [admitted, nowMicros, waitMicros] = reply;

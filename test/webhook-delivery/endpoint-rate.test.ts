@@ -241,6 +241,9 @@ describe('without Redis', () => {
     const fifth = await one.admit('whe_a', 3, 10_000);
     expect(fifth.admitted).toBe(false);
     expect(!fifth.admitted && fifth.waitMs > 334 && fifth.waitMs <= 1000).toBe(true);
+    // The next one refused tries a slot later still: a backlog wakes at the endpoint's rate, not at once.
+    const sixth = await one.admit('whe_a', 3, 10_000);
+    expect(!sixth.admitted && !fifth.admitted && sixth.waitMs > fifth.waitMs).toBe(true);
     // Another endpoint, and another process, count apart.
     expect((await one.admit('whe_b', 3, 10_000)).admitted).toBe(true);
     expect((await gate().admit('whe_a', 3, 10_000)).admitted).toBe(true);
