@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
+import { firstConnection } from '../redis';
 import { endpointRateAdmitLua, endpointRateFinishLua } from './rate.lua';
 import { ProcessRateWindows } from './rate-memory';
 
@@ -62,6 +63,9 @@ export function createDeliveryRateGate(options: {
     fallback: 'each worker process holds endpoint rates alone until it answers',
   });
   const memory = new ProcessRateWindows(WINDOW_MS);
+  // An attempt made as the worker starts waits for Redis's first connection (as the API's admission
+  // does, up to 2 s) rather than being counted in this process alone, which Redis would never see.
+  const connecting = redis ? firstConnection(redis) : null;
   let warnedNoRedis = false;
 
   const inProcess = (
@@ -88,6 +92,7 @@ export function createDeliveryRateGate(options: {
       const member = `${processTag}:${(sequence++).toString(36)}`;
       const key = `${options.keyPrefix}${endpointId}`;
       if (admitScript && finishScript) {
+        if (connecting && !connecting.settled) await connecting.wait(2000);
         const reply = (await guard.attempt(() =>
           admitScript(key, `${key}:next`, perSecond, WINDOW_MS * 1000, member, holdMs * 1000),
         )) as [number, number, number?] | undefined;
