@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { EventType } from '../../src/events/catalog';
 import { eventTypeCatalog } from '../../src/events/payload-schema';
 import { schema } from '../../src/schema';
 
@@ -41,5 +42,15 @@ export function payloadMismatch(body: string): string | null {
   const validate = validators.get(type as never);
   if (!validate) return `no published schema for the type ${JSON.stringify(type)}`;
   if (validate(envelope)) return null;
-  return `${String(type)}: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`;
+  const errors = (validate.errors ?? []).map((error) => {
+    const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+    return `body${error.instancePath} ${error.message}${extra ? `: ${extra}` : ''}`;
+  });
+  return `${String(type)}: ${errors.join('; ')}`;
+}
+
+/** A delivery body of `type` as the service would send it: its published example, under this id. */
+export function examplePayload(type: EventType, deliveryId: string): string {
+  const entry = eventTypeCatalog(schema).find((candidate) => candidate.type === type)!;
+  return JSON.stringify({ ...(entry.example as object), id: deliveryId });
 }
