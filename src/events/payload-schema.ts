@@ -1,4 +1,11 @@
-import { type GraphQLSchema, isObjectType, Kind, parse } from 'graphql';
+import {
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  isObjectType,
+  Kind,
+  parse,
+  type SelectionSetNode,
+} from 'graphql';
 import { exampleOf } from '../../rest/openapi-examples';
 import { nonNull, selectionSchema } from '../graphql/json-schema';
 import { expandResourceFragments } from '../graphql/resource-fragment';
@@ -46,9 +53,25 @@ function entryOf(schema: GraphQLSchema, type: EventType): EventTypeEntry {
     ...(exampleOf(envelope, 'WebhookDelivery', () => undefined) as object),
     id: EXAMPLE_DELIVERY_ID,
     apiVersion: 'v1',
-    data: { object: exampleOf(object, typeName, () => undefined) },
+    data: { object: objectExample(objectType, operation.selectionSet) },
   };
   return { type, description, schema: envelope, example };
+}
+
+/**
+ * The object's example, each nested object's made under its own type's name (an order's customer
+ * gets a customer's id), as the OpenAPI document makes its named schemas' examples.
+ */
+function objectExample(type: GraphQLObjectType, selectionSet: SelectionSetNode): unknown {
+  const examples = new Map<string, unknown>();
+  const resolve = (ref: string) => examples.get(ref);
+  const schema = selectionSchema(type, selectionSet, (objectType, object, parent) => {
+    // a category's parent is a Category of another shape: named after where it sits
+    const ref = parent ?? objectType.name;
+    if (!examples.has(ref)) examples.set(ref, exampleOf(object, objectType.name, resolve));
+    return { $ref: ref };
+  });
+  return exampleOf(schema, type.name, resolve);
 }
 
 const catalogs = new WeakMap<GraphQLSchema, EventTypeEntry[]>();
