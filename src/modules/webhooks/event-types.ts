@@ -2,6 +2,7 @@ import { builder } from '../../builder';
 import { eventTypes } from '../../events/catalog';
 import { type EventTypeEntry, eventTypeCatalog } from '../../events/payload-schema';
 import { listSize, requireScope, resourceFragment } from '../../field-extensions';
+import { assertWebhookAccess } from './service';
 
 /** What a `webhook.test` event carries as `data.object` (deliveries.ts testEndpoint builds it). */
 export interface WebhookTestEvent {
@@ -44,6 +45,10 @@ builder.queryFields((t) => ({
       'The event types an endpoint may subscribe to (`*` subscribes to all of them), each with its payload schema',
     authScopes: requireScope('STORE_SETTINGS', 'READ'),
     extensions: listSize(eventTypes.length),
-    resolve: (_root, _args, _ctx, info) => eventTypeCatalog(info.schema),
+    resolve: (_root, _args, ctx, info) => {
+      // a part of webhooks like the rest: behind the plan's gate (403 WEBHOOKS_NOT_AVAILABLE)
+      assertWebhookAccess(ctx);
+      return eventTypeCatalog(info.schema);
+    },
   }),
 }));
