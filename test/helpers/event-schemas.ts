@@ -54,3 +54,34 @@ export function examplePayload(type: EventType, deliveryId: string): string {
   const entry = eventTypeCatalog(schema).find((candidate) => candidate.type === type)!;
   return JSON.stringify({ ...(entry.example as object), id: deliveryId });
 }
+
+interface StoredEvent {
+  id: string;
+  storeId: string;
+  type: string;
+  data: unknown;
+  createdAt: Date;
+}
+
+/**
+ * Events as stored, each checked against its published schema as the body fan-out will make of it
+ * (the envelope around its `data`): tests that read the events a change wrote check their shape too.
+ */
+export function published<Events extends StoredEvent[]>(events: Events): Events {
+  for (const event of events) {
+    const { id, storeId, type, data, createdAt } = event;
+    const body = {
+      id: `msg_${id}`,
+      type,
+      apiVersion: 'v1',
+      createdAt: createdAt.toISOString(),
+      storeId,
+      data,
+    };
+    expect({ event: event.id, mismatch: payloadMismatch(JSON.stringify(body)) }).toEqual({
+      event: event.id,
+      mismatch: null,
+    });
+  }
+  return events;
+}

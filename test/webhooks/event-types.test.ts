@@ -69,7 +69,12 @@ describe('GET /api/v1/store/webhooks/event-types', () => {
       id: expect.stringMatching(/^msg_/),
       type: 'order.placed',
       data: {
-        object: { id: expect.stringMatching(/^ord_/), items: [expect.objectContaining({ quantity: 12 })] },
+        object: {
+          id: expect.stringMatching(/^ord_/),
+          // each nested object's example is made under its own type: the customer's id is a customer's
+          customer: expect.objectContaining({ id: expect.stringMatching(/^cus_/) }),
+          items: [expect.objectContaining({ id: expect.stringMatching(/^itm_/), quantity: 12 })],
+        },
       },
     });
   });
