@@ -21,9 +21,9 @@ import {
   scalarSchema,
   selectionSchema,
 } from '../src/graphql/json-schema';
+import { exampleOf } from '../src/graphql/json-schema-example';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/page-size';
 import { type CompiledRoute, compileRoutes } from './compile';
-import { exampleOf } from './openapi-examples';
 import { webhooksSection } from './openapi-webhooks';
 import type { RestRoute } from './route';
 

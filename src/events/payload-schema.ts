@@ -6,8 +6,8 @@ import {
   parse,
   type SelectionSetNode,
 } from 'graphql';
-import { exampleOf } from '../../rest/openapi-examples';
 import { nonNull, selectionSchema } from '../graphql/json-schema';
+import { exampleOf } from '../graphql/json-schema-example';
 import { expandResourceFragments } from '../graphql/resource-fragment';
 import { envelopeSchema } from '../webhook-delivery/envelope';
 import { type EventType, eventDescriptions, eventTypes, type ResourceOf } from './catalog';
