@@ -13,12 +13,19 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { errorCodes } from '../src/errors';
+import {
+  describe,
+  type JsonSchema,
+  nonNull,
+  nullable,
+  scalarSchema,
+  selectionSchema,
+} from '../src/graphql/json-schema';
+import { exampleOf } from '../src/graphql/json-schema-example';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/page-size';
 import { type CompiledRoute, compileRoutes } from './compile';
-import { exampleOf } from './openapi-examples';
+import { webhooksSection } from './openapi-webhooks';
 import type { RestRoute } from './route';
-
-type JsonSchema = Record<string, unknown>;
 
 /**
  * The OpenAPI 3.1 document, generated from the route table and the GraphQL schema: parameters from
@@ -46,6 +53,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
     servers: [{ url: '/api/v1' }],
     security: [{ apiKeyHeader: [] }, { bearer: [] }],
     paths,
+    webhooks: webhooksSection(schema),
     components: {
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'tt-api-key' },
@@ -255,42 +263,6 @@ function successSchema(schema: GraphQLSchema, compiled: CompiledRoute, shapes: S
   };
 }
 
-function scalarSchema(name: string): JsonSchema {
-  switch (name) {
-    case 'Int':
-      return { type: 'integer' };
-    case 'Long':
-      return { type: 'integer', maximum: Number.MAX_SAFE_INTEGER };
-    case 'Float':
-      return { type: 'number' };
-    case 'Boolean':
-      return { type: 'boolean' };
-    case 'DateTime':
-      return { type: 'string', format: 'date-time' };
-    case 'JSON':
-      return {};
-    default:
-      return { type: 'string' };
-  }
-}
-
-function nullable(schema: JsonSchema): JsonSchema {
-  if (Array.isArray(schema.enum))
-    return { ...schema, type: [schema.type, 'null'], enum: [...schema.enum, null] };
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
-  return { anyOf: [schema, { type: 'null' }] };
-}
-
-/** Undoes nullable(): the same schema without null. */
-function nonNull(schema: JsonSchema): JsonSchema {
-  if (Array.isArray(schema.type)) {
-    const strict: JsonSchema = { ...schema, type: schema.type[0] };
-    if (Array.isArray(schema.enum)) strict.enum = schema.enum.filter((value) => value !== null);
-    return strict;
-  }
-  return (schema.anyOf as JsonSchema[] | undefined)?.[0] ?? schema;
-}
-
 /** The JSON schemas of one operation's variables and selections; object types by reference. */
 class Shapes {
   constructor(
@@ -298,38 +270,17 @@ class Shapes {
     private readonly operationName: string,
   ) {}
 
-  /** `parent`: the object type and field this selection is nested under. */
-  output(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, parent?: string): JsonSchema {
-    if (isNonNullType(type)) return nonNull(this.output(type.ofType, selectionSet, parent));
-    let schema: JsonSchema;
-    if (isListType(type))
-      schema = { type: 'array', items: this.output(type.ofType as GraphQLOutputType, selectionSet, parent) };
-    else if (isScalarType(type)) schema = scalarSchema(type.name);
-    else if (isEnumType(type)) schema = { type: 'string', enum: type.getValues().map((v) => v.name) };
-    else if (isObjectType(type) && selectionSet) {
-      const fields = type.getFields();
-      const properties: Record<string, JsonSchema> = {};
-      for (const selection of selectionSet.selections) {
-        if (selection.kind !== 'Field') continue;
-        const name = (selection.alias ?? selection.name).value;
-        const field = fields[selection.name.value]!;
-        const nested = `${type.name}${name.charAt(0).toUpperCase()}${name.slice(1)}`;
-        properties[name] = describe(
-          this.output(field.type, selection.selectionSet, nested),
-          field.description,
-        );
-      }
-      const object = { type: 'object', required: Object.keys(properties), properties };
+  output(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
+    return selectionSchema(type, selectionSet, (objectType, object, parent) => {
       // A resource nested in another is named after where it sits (ProductCategory): its
       // selection is usually a summary; a type only ever nested (OrderItem) keeps its name.
-      const nestedResource = parent !== undefined && this.named.resources.has(type.name);
-      schema = this.named.ref(
-        nestedResource ? parent : type.name,
-        describe(object, type.description),
-        `${type.name}Of${this.operationName}`,
+      const nestedResource = parent !== undefined && this.named.resources.has(objectType.name);
+      return this.named.ref(
+        nestedResource ? parent : objectType.name,
+        object,
+        `${objectType.name}Of${this.operationName}`,
       );
-    } else schema = {};
-    return nullable(schema);
+    });
   }
 
   input(type: GraphQLInputType): JsonSchema {
@@ -356,9 +307,4 @@ class Shapes {
     } else schema = {};
     return nullable(schema);
   }
-}
-
-/** A schema with the GraphQL description, when there is one (a $ref takes it beside it, as 3.1 allows). */
-function describe(schema: JsonSchema, description: string | null | undefined): JsonSchema {
-  return description ? { ...schema, description } : schema;
 }

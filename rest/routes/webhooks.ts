@@ -7,6 +7,15 @@ const tag = 'Webhooks';
 export const webhookRoutes = [
   route({
     method: 'GET',
+    path: '/store/webhooks/event-types',
+    tag,
+    summary:
+      'The event types an endpoint may subscribe to, each with its description, the JSON Schema of the body its deliveries POST and an example',
+    operation: 'query ListWebhookEventTypes { webhookEventTypes { type description schema example } }',
+    result: { kind: 'item', field: 'webhookEventTypes' },
+  }),
+  route({
+    method: 'GET',
     path: '/store/webhooks/endpoints',
     tag,
     summary: 'List webhook endpoints (the signing secret is never included)',

@@ -1,8 +1,6 @@
 import { holdsPair, type Principal } from '../access/principal';
 import type { ScopePair } from '../access/scopes';
-import { type EventType, eventTypes } from './catalog';
-
-type ResourceOf<Type> = Type extends `${infer Resource}.${string}` ? Resource : never;
+import { type EventType, eventTypes, type ResourceOf } from './catalog';
 
 /**
  * An event carries its resource as REST shows it, so seeing or routing its data needs that

@@ -21,3 +21,29 @@ export const ENVELOPE_SQL = `jsonb_build_object(
   'storeId', event."storeId",
   'data', event.data
 )::text`;
+
+/**
+ * The JSON Schema of the envelope above for one event type, around the schema of its
+ * `data.object` (src/events/payload-schema.ts derives that from the GraphQL resource).
+ */
+export function envelopeSchema(type: string, description: string, object: Record<string, unknown>) {
+  return {
+    title: type,
+    description,
+    type: 'object',
+    required: ['id', 'type', 'apiVersion', 'createdAt', 'storeId', 'data'],
+    properties: {
+      id: {
+        type: 'string',
+        pattern: '^msg_',
+        description:
+          'The delivery id: the same on every attempt, also sent as webhook-id and X-Service-Delivery',
+      },
+      type: { const: type },
+      apiVersion: { type: 'string', description: 'The API version the object follows (v1)' },
+      createdAt: { type: 'string', format: 'date-time', description: 'When the event happened (UTC)' },
+      storeId: { type: 'string' },
+      data: { type: 'object', required: ['object'], properties: { object } },
+    },
+  };
+}

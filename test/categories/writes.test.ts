@@ -1,3 +1,4 @@
+import { published } from '../helpers/event-schemas';
 import { makeKey, makeStore, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -13,8 +14,8 @@ afterAll(() => server.close());
 
 const send = (method: string, path: string, body?: unknown, as = key) => server.send(method, path, body, as);
 
-const eventsOf = (type: string) =>
-  server.prisma.event.findMany({ where: { storeId, type }, orderBy: { createdAt: 'asc' } });
+const eventsOf = async (type: string) =>
+  published(await server.prisma.event.findMany({ where: { storeId, type }, orderBy: { createdAt: 'asc' } }));
 
 describe('category writes', () => {
   it('creates with a derived slug, emits category.created with the REST item as payload', async () => {

@@ -1,6 +1,7 @@
 import { runCli } from '../../src/cli/index';
 import { loadConfig } from '../../src/config';
 import { webhookServicesFrom } from '../../src/webhook-delivery/services';
+import { payloadMismatch } from '../helpers/event-schemas';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { eventually, serverEnv, startTestWorker } from '../helpers/webhooks';
@@ -77,6 +78,12 @@ describe('webhook listen', () => {
       async () =>
         (await server.prisma.webhookDelivery.count({ where: { endpointId, status: 'success' } })) === 2,
     );
+    // what it received holds to the published schemas, as every test receiver's bodies do
+    const sent = await server.prisma.webhookDelivery.findMany({
+      where: { endpointId },
+      select: { payload: true },
+    });
+    expect(sent.map((delivery) => payloadMismatch(delivery.payload))).toEqual([null, null]);
 
     listener.stop();
     expect(await listener.exit).toBe(0);

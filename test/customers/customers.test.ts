@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../prisma/generated/client/enums';
+import { published } from '../helpers/event-schemas';
 import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -67,8 +68,10 @@ async function seedOrder(
   });
 }
 
-const eventsOf = (forStore: string, type: string) =>
-  server.prisma.event.findMany({ where: { storeId: forStore, type }, orderBy: { createdAt: 'asc' } });
+const eventsOf = async (forStore: string, type: string) =>
+  published(
+    await server.prisma.event.findMany({ where: { storeId: forStore, type }, orderBy: { createdAt: 'asc' } }),
+  );
 
 describe('customer list', () => {
   let store: { id: string; key: string };

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
+import { eventDescriptions, eventTypes } from '../../src/events/catalog';
 import { makeKey, makeStore } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { expectText, inBrowser, launchBrowser, startDashboardServer } from './setup';
+import { DESKTOP, expectText, inBrowser, launchBrowser, PHONE, startDashboardServer } from './setup';
 
 /**
  * Issue 15 items 1 and 2 in a real browser: GraphiQL and the REST reference at /docs work with no
@@ -91,6 +92,42 @@ describe('the REST API reference at /docs', () => {
       expect(watched.elsewhere()).toEqual([]);
       expect(watched.errors).toEqual([]);
     });
+  });
+});
+
+describe('the webhooks in the reference', () => {
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)('shows every event type as a webhook with its body schema (%s)', async (size, options) => {
+    await inBrowser(
+      browser,
+      `reference-webhooks-${size}`,
+      async (page) => {
+        const watched = watch(page);
+        await page.goto(`${server.baseUrl}/docs`);
+        await page.getByRole('heading', { name: /Commerce Service API/ }).waitFor();
+        const webhooks = page.locator('.webhooks');
+        await webhooks.getByRole('heading', { name: 'Webhooks' }).waitFor();
+        // Swagger UI 5 renders OpenAPI 3.1's webhooks: one POST per event type with its description
+        for (const type of eventTypes)
+          await expectText(
+            webhooks.locator('.opblock-post', { has: page.locator(`[data-path="${type}"]`) }),
+            eventDescriptions[type],
+          );
+        const placed = page.locator('#operations-webhooks-onOrderPlaced');
+        await placed.locator('.opblock-summary-control').click();
+        await expectText(placed, 'webhook-signature');
+        await expectText(placed.locator('.opblock-section-request-body'), 'order.placed');
+        await placed.locator('.opblock-section-request-body').scrollIntoViewIfNeeded();
+        await page.screenshot({
+          path: `test-artifacts/dashboard/pages/${size}-reference-webhooks.png`,
+          fullPage: false,
+        });
+        expect(watched.errors).toEqual([]);
+      },
+      options,
+    );
   });
 });
 

@@ -1,13 +1,16 @@
 import type { Runner } from 'graphile-worker';
 import type { Browser } from 'playwright-core';
+import { eventDescriptions } from '../../src/events/catalog';
 import type { TestServer } from '../helpers/server';
 import { type Receiver, serverEnv, startReceiver, startTestWorker } from '../helpers/webhooks';
 import {
+  DESKTOP,
   eventually,
   expectText,
   inBrowser,
   launchBrowser,
   openSection,
+  PHONE,
   signIn,
   startDashboardServer,
   statusIn,
@@ -54,6 +57,39 @@ it('refuses an http:// URL with the message beside the URL field', async () => {
     const message = page.locator(`[id="${await url.getAttribute('aria-describedby')}"]`);
     await expectText(message, 'https');
     expect(await server.prisma.webhookEndpoint.count({ where: { storeId: shop.storeId } })).toBe(0);
+  });
+});
+
+describe.each([
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const)('the endpoint form at %s size', (size, options) => {
+  it('shows each event type’s description beside its checkbox, from the published event types', async () => {
+    await inBrowser(
+      browser,
+      `webhook-event-descriptions-${size}`,
+      async (page) => {
+        await signIn(page, server, shop.email);
+        await openSection(page, 'Webhooks');
+        await page.getByRole('button', { name: 'Add endpoint' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Add endpoint' });
+        for (const [type, description] of Object.entries(eventDescriptions)) {
+          const box = dialog.getByRole('checkbox', { name: type, exact: true });
+          const described = page.locator(`[id="${await box.getAttribute('aria-describedby')}"]`);
+          await expectText(described, description);
+          // beside it: on the box's row at desktop size, just below it on a phone
+          const [boxAt, textAt] = await Promise.all([box.boundingBox(), described.boundingBox()]);
+          if (size === 'desktop') expect(textAt!.x).toBeGreaterThan(boxAt!.x + boxAt!.width);
+          else expect(textAt!.y).toBeGreaterThanOrEqual(boxAt!.y);
+          expect(Math.abs(textAt!.y - boxAt!.y)).toBeLessThan(80);
+        }
+        await page.screenshot({
+          path: `test-artifacts/dashboard/pages/${size}-webhooks-add-endpoint.png`,
+          fullPage: true,
+        });
+      },
+      options,
+    );
   });
 });
 

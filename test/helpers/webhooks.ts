@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createWebhookHttpClient } from '../../src/outbound-http/http-client';
 import { createDeliveryRateGate } from '../../src/webhook-delivery/rate';
+import { payloadMismatch } from './event-schemas';
 import { makeKey, makeStore } from './factories';
 import type { TestServer } from './server';
 
@@ -42,9 +43,19 @@ export interface Reply {
   stall?: boolean;
 }
 
-/** An HTTPS webhook receiver on 127.0.0.1 with the test certificate; `reply` decides each answer. */
+/**
+ * An HTTPS webhook receiver on 127.0.0.1 with the test certificate; `reply` decides each answer.
+ * Every body it receives is checked against the published schema of its event type
+ * (test/helpers/event-schemas.ts): a mismatch makes `waitFor` and `close` fail, so no test that
+ * delivers a wrong payload passes.
+ */
 export async function startReceiver(reply: (request: ReceivedRequest) => Reply = () => ({ status: 200 })) {
   const requests: ReceivedRequest[] = [];
+  const mismatches: string[] = [];
+  const unpublished = () =>
+    mismatches.length
+      ? new Error(`delivered payloads outside their schema:\n${mismatches.join('\n')}`)
+      : null;
   const waiters = new Set<() => void>();
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer({ key: receiverKey, cert: receiverCa }, (req: IncomingMessage, res) => {
@@ -59,6 +70,8 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Reply =
         at: Date.now(),
       };
       requests.push(request);
+      const mismatch = payloadMismatch(request.body);
+      if (mismatch) mismatches.push(mismatch);
       for (const waiter of waiters) waiter();
       const answer = reply(request);
       if (answer.stall) return;
@@ -82,6 +95,13 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Reply =
     waitFor(count: number, filter: (r: ReceivedRequest) => boolean = () => true, timeoutMs = 20_000) {
       return new Promise<ReceivedRequest[]>((resolve, reject) => {
         const check = () => {
+          const mismatch = unpublished();
+          if (mismatch) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            reject(mismatch);
+            return;
+          }
           const matching = requests.filter(filter);
           if (matching.length >= count) {
             waiters.delete(check);
@@ -97,10 +117,15 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Reply =
         check();
       });
     },
+    /** Why received bodies did not match their schemas (empty when all did). */
+    mismatches,
+    /** Stops the receiver; rejects when any body it received did not match its schema. */
     async close() {
       for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      const mismatch = unpublished();
+      if (mismatch) throw mismatch;
     },
   };
 }

@@ -249,6 +249,7 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
       ...(await withId(invited)()),
       needs: [...roleScopes('STAFF')],
     }),
+    'GET /store/webhooks/event-types': none,
     'GET /store/webhooks/endpoints': none,
     'POST /store/webhooks/endpoints': withBody(async () => {
       await noEndpoints();
@@ -281,7 +282,6 @@ export function graphqlOnlySamplesFor(db: Db, storeId: string): Record<string, (
       query: 'query($id: ID!) { review(id: $id) { id } }',
       variables: { id: await review() },
     }),
-    webhookEventTypes: async () => ({ query: '{ webhookEventTypes }' }),
     webhookEndpointLimit: async () => ({ query: '{ webhookEndpointLimit }' }),
     webhookDelivery: async () => ({
       query: 'query($id: ID!) { webhookDelivery(id: $id) { id status } }',

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../prisma/generated/client/client';
+import { published } from '../helpers/event-schemas';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -60,11 +61,14 @@ export function client(server: TestServer, key: string) {
 export const stockOf = async (server: TestServer, productId: string) =>
   (await server.prisma.product.findUniqueOrThrow({ where: { id: productId } })).stock;
 
-export const eventsFor = (server: TestServer, storeId: string, type?: string) =>
-  server.prisma.event.findMany({
-    where: { storeId, ...(type ? { type } : {}) },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+/** The store's events (each checked against its published schema). */
+export const eventsFor = async (server: TestServer, storeId: string, type?: string) =>
+  published(
+    await server.prisma.event.findMany({
+      where: { storeId, ...(type ? { type } : {}) },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    }),
+  );
 
 export const detailPaths = (json: { details?: Array<{ path: string }> }) =>
   (json.details ?? []).map((d) => d.path);

@@ -1,4 +1,5 @@
 import type { ProductStatus } from '../../prisma/generated/client/enums';
+import { published } from '../helpers/event-schemas';
 import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { detailPaths } from '../helpers/responses';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -23,8 +24,8 @@ const gql = async (query: string, variables: Record<string, unknown> = {}, as = 
 const freshStore = () => makeStoreWithKey(server.prisma);
 
 const eventIdsOf = async (forStore: string, type: string) =>
-  (
-    await server.prisma.event.findMany({ where: { storeId: forStore, type }, orderBy: { createdAt: 'asc' } })
+  published(
+    await server.prisma.event.findMany({ where: { storeId: forStore, type }, orderBy: { createdAt: 'asc' } }),
   ).map((e) => e.data as { object: { id: string } });
 
 const base = Date.UTC(2026, 0, 1);

@@ -3,7 +3,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, seedDemoStore } from '../../prisma/seed/demo-store';
 import { routeTable } from '../../rest/routes';
-import { makeKey } from '../helpers/factories';
+import { eventTypes } from '../../src/events/catalog';
+import { makeKey, makeStore } from '../helpers/factories';
 import { root } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { serverEnv, startReceiver, startTestWorker } from '../helpers/webhooks';
@@ -36,9 +37,13 @@ type Operation = {
   operationId?: string;
   parameters?: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[];
 };
+type WebhookOperation = Operation & {
+  requestBody: { content: { 'application/json': { schema: unknown; example: unknown } } };
+};
 type OpenApiDocument = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, Record<string, WebhookOperation>>;
   components: { schemas: Record<string, Record<string, unknown>> };
 };
 
@@ -199,6 +204,45 @@ describe('GET /api/v1/openapi.json', () => {
     }
     const [order] = (document.components.schemas.Order?.examples ?? []) as Array<{ id: string }>;
     expect(order?.id).toMatch(/^ord_/);
+  });
+});
+
+describe('the webhooks section of the OpenAPI document', () => {
+  it('has one POST per event type, with the Standard Webhooks headers and the body schema GET /store/webhooks/event-types publishes', async () => {
+    const store = await makeStore(server.prisma);
+    const { secret } = await makeKey(server.prisma, store.id);
+    const res = await server.request('/api/v1/store/webhooks/event-types', { key: secret });
+    const published = (await res.json()).data as Array<{ type: string; schema: unknown; example: unknown }>;
+    expect(Object.keys(document.webhooks)).toEqual(eventTypes);
+    for (const entry of published) {
+      const post = document.webhooks[entry.type]?.post as WebhookOperation;
+      expect(Object.keys(document.webhooks[entry.type] ?? {})).toEqual(['post']);
+      expect((post.parameters ?? []).map((p) => [p.in, p.name, p.required])).toEqual([
+        ['header', 'webhook-id', true],
+        ['header', 'webhook-timestamp', true],
+        ['header', 'webhook-signature', true],
+      ]);
+      const body = post.requestBody.content['application/json'];
+      expect({ type: entry.type, schema: body.schema, example: body.example }).toEqual({
+        type: entry.type,
+        schema: entry.schema,
+        example: entry.example,
+      });
+      const validate = validatorOf(document, body.schema);
+      expect({ type: entry.type, valid: validate(body.example), errors: validate.errors ?? null }).toEqual({
+        type: entry.type,
+        valid: true,
+        errors: null,
+      });
+    }
+    const ids = Object.values(document.webhooks).map((item) => item.post?.operationId);
+    const pathIds = operationsOf(document).map(({ operation }) => operation.operationId);
+    expect(new Set([...ids, ...pathIds]).size).toBe(ids.length + pathIds.length);
+  });
+
+  it('is judged by the validator too: a webhook without responses is refused', async () => {
+    const broken = { ...document, webhooks: { 'order.placed': { post: { requestBody: {} } } } };
+    await expect(validateOpenApi(broken)).resolves.toEqual(expect.objectContaining({ valid: false }));
   });
 });
 

@@ -2,6 +2,7 @@ import { makeWorkerUtils, quickAddJob, runOnce, type WorkerUtils } from 'graphil
 import { taskList, type WebhookWorkerOptions } from '../../jobs/registry';
 import { workerLogger } from '../../jobs/worker';
 import { taskName } from '../../src/task-catalog';
+import { examplePayload } from '../helpers/event-schemas';
 import { freePort } from '../helpers/process';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
@@ -311,13 +312,16 @@ describe('retries, exhaustion, auto-disable and replay', () => {
         },
       });
     }
+    const sent = 'msg_spread';
     await server.prisma.webhookDelivery.create({
       data: {
+        id: sent,
         endpointId,
         eventId: event.id,
         storeId: store.id,
         eventType: 'category.created',
-        payload: '{}',
+        // the one of these bodies that is sent: a receiver holds it to its published schema
+        payload: examplePayload('category.created', sent),
         status: 'failed',
         attempt: 7,
       },

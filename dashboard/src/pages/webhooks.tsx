@@ -18,7 +18,7 @@ const EndpointsQuery = graphql(`
   }
 `);
 
-const EventTypesQuery = graphql(`query EventTypes { webhookEventTypes }`);
+const EventTypesQuery = graphql(`query EventTypes { webhookEventTypes { type description } }`);
 
 const CreateEndpoint = graphql(`
   mutation CreateEndpoint($input: CreateWebhookEndpointInput!) {
@@ -201,14 +201,25 @@ function AddEndpointDialog({ onAdded }: { onAdded: () => void }) {
             <legend>Events</legend>
             {errors.events ? <span className="field-error">{errors.events}</span> : null}
             {types.data ? (
-              <div className="checks">
+              <div className="checks event-checks">
                 <label>
                   <input type="checkbox" name="events" value="*" /> All events (*)
                 </label>
-                {types.data.webhookEventTypes.map((type) => (
-                  <label key={type}>
-                    <input type="checkbox" name="events" value={type} /> {type}
-                  </label>
+                {types.data.webhookEventTypes.map(({ type, description }) => (
+                  <div key={type} className="event-check">
+                    <label>
+                      <input
+                        type="checkbox"
+                        name="events"
+                        value={type}
+                        aria-describedby={`event-${type.replace('.', '-')}`}
+                      />{' '}
+                      {type}
+                    </label>
+                    <span className="hint" id={`event-${type.replace('.', '-')}`}>
+                      {description}
+                    </span>
+                  </div>
                 ))}
               </div>
             ) : (

@@ -6,6 +6,7 @@ import { mayReadEventData } from '../../events/read-rights';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../../resources/pagination/page';
 import { writeStore } from '../../resources/store-writes';
 import { enqueueDeliveries } from '../../webhook-delivery/queue';
+import type { WebhookTestEvent } from './event-types';
 import { assertWebhookAccess, endpointStateConflict, findEndpoint, lockEndpoint } from './service';
 
 export const deliverySortFields = ['createdAt', 'updatedAt'] as const;
@@ -103,7 +104,9 @@ export async function testEndpoint(ctx: Context, endpointId: string): Promise<{ 
     const eventId = await emitEvent(tx, {
       storeId,
       type: 'webhook.test',
-      data: { object: { endpointId, message: 'A test event sent from the store' } },
+      data: {
+        object: { endpointId, message: 'A test event sent from the store' } satisfies WebhookTestEvent,
+      },
       now: ctx.now(),
     });
     return { eventId };

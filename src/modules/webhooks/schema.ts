@@ -1,7 +1,6 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { WebhookEndpoint } from '../../../prisma/generated/client/client';
 import { builder, type Types } from '../../builder';
-import { eventTypes } from '../../events/catalog';
 import { listSize, requireScope, resourceFragment, shownOnce } from '../../field-extensions';
 import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
@@ -20,6 +19,7 @@ import {
   visiblePayload,
 } from './deliveries';
 import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
+import './event-types';
 import { resendDelivery } from './resend';
 import {
   createEndpoint,
@@ -144,12 +144,6 @@ const UpdateInput = inputTypeOf('UpdateWebhookEndpointInput', endpointUpdateInpu
 const idArg = (arg: ArgBuilder<BuilderTypes>) => arg.id({ required: true });
 
 builder.queryFields((t) => ({
-  webhookEventTypes: t.stringList({
-    description: 'The event types an endpoint may subscribe to (`*` subscribes to all of them)',
-    authScopes: requireScope('STORE_SETTINGS', 'READ'),
-    extensions: listSize(eventTypes.length),
-    resolve: () => [...eventTypes],
-  }),
   webhookEndpointLimit: t.int({
     description:
       'How many endpoints a store may have; creating one more is 409 WEBHOOK_ENDPOINT_LIMIT_REACHED',

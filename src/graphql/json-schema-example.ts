@@ -1,4 +1,4 @@
-import { idPrefixOf } from '../src/resources/node/ids';
+import { idPrefixOf } from '../resources/node/ids';
 
 type JsonSchema = Record<string, unknown>;
 
