@@ -20,6 +20,7 @@ import {
   visiblePayload,
 } from './deliveries';
 import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
+import './recovery-schema';
 import { resendDelivery } from './resend';
 import {
   createEndpoint,
