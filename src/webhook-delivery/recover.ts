@@ -40,7 +40,12 @@ export async function runRecovery(prisma: PrismaClient, recoveryId: string, now:
         where: {
           ...window,
           ...(cursor
-            ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] }
+            ? {
+                OR: [
+                  { createdAt: { gt: cursor.createdAt } },
+                  { createdAt: cursor.createdAt, id: { gt: cursor.id } },
+                ],
+              }
             : {}),
         },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

@@ -19,7 +19,9 @@ export const recoverInput = z
   .object({
     since: z
       .date({ error: 'must be a date-time' })
-      .describe(`Re-send the failed and exhausted deliveries created at or after this moment (at most ${RECOVER_MAX_DAYS} days back, not in the future)`),
+      .describe(
+        `Re-send the failed and exhausted deliveries created at or after this moment (at most ${RECOVER_MAX_DAYS} days back, not in the future)`,
+      ),
     until: z
       .date({ error: 'must be a date-time' })
       .describe('… and created before this moment (after `since`); default: now')
@@ -29,7 +31,8 @@ export const recoverInput = z
       .max(50, 'at most 50 event types')
       .superRefine((types, ctx) => {
         types.forEach((type, index) => {
-          if (!known.has(type)) ctx.addIssue({ code: 'custom', path: [index], message: `unknown event type "${type}"` });
+          if (!known.has(type))
+            ctx.addIssue({ code: 'custom', path: [index], message: `unknown event type "${type}"` });
         });
       })
       .transform((types) => [...new Set(types)])
@@ -41,7 +44,8 @@ export const recoverInput = z
 /** The window against the clock: `since` within RECOVER_MAX_DAYS and not ahead, `until` after `since`. */
 function checkWindow(since: Date, until: Date | null | undefined, now: Date): void {
   const problems: Array<{ path: string; message: string }> = [];
-  if (since.getTime() > now.getTime()) problems.push({ path: 'input.since', message: 'must not be in the future' });
+  if (since.getTime() > now.getTime())
+    problems.push({ path: 'input.since', message: 'must not be in the future' });
   else if (since.getTime() < now.getTime() - RECOVER_MAX_DAYS * DAY_MS)
     problems.push({ path: 'input.since', message: `must be at most ${RECOVER_MAX_DAYS} days back` });
   if (until && until.getTime() <= since.getTime())
@@ -64,7 +68,10 @@ export async function recoverEndpoint(ctx: Context, endpointId: string, input: u
   return writeStore(ctx, storeId, async (tx) => {
     const endpoint = await lockEndpoint(tx, endpointId, storeId);
     if (!endpoint.isActive)
-      throw endpointStateConflict(endpoint, 'The endpoint is inactive: activate it (isActive: true) before recovering');
+      throw endpointStateConflict(
+        endpoint,
+        'The endpoint is inactive: activate it (isActive: true) before recovering',
+      );
     const running = await tx.webhookRecovery.findFirst({
       where: { endpointId, status: { in: ['queued', 'running'] } },
       select: { id: true, status: true },
@@ -92,7 +99,11 @@ export async function recoverEndpoint(ctx: Context, endpointId: string, input: u
       action: 'webhook_endpoint.recover_queued',
       targetType: 'webhook_endpoint',
       targetId: endpointId,
-      details: { recoveryId: recovery.id, since: fields.since.toISOString(), eventTypes: recovery.eventTypes },
+      details: {
+        recoveryId: recovery.id,
+        since: fields.since.toISOString(),
+        eventTypes: recovery.eventTypes,
+      },
     });
     return recovery;
   });
@@ -117,4 +128,3 @@ export async function listRecoveries(ctx: Context, endpointId: string, args: Pag
     ctx.prisma.webhookRecovery.count({ where }),
   );
 }
-

@@ -25,7 +25,10 @@ const RecoveryRef = builder.prismaObject('WebhookRecovery', {
       resolve: (r) => r.status,
     }),
     since: t.expose('since', { type: 'DateTime' }),
-    until: t.expose('until', { type: 'DateTime', description: 'The given until, else when the recover was asked' }),
+    until: t.expose('until', {
+      type: 'DateTime',
+      description: 'The given until, else when the recover was asked',
+    }),
     eventTypes: t.exposeStringList('eventTypes', { description: 'Empty: every event type' }),
     total: t.exposeInt('total', {
       nullable: true,
