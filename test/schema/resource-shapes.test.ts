@@ -76,6 +76,7 @@ describe('one declaration per resource shape', () => {
       'StoreSettings',
       'WebhookDelivery',
       'WebhookEndpoint',
+      'WebhookRecovery',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { runOnce } from 'graphile-worker';
 import { taskList, type WebhookWorkerOptions } from '../../jobs/registry';
 import { workerLogger } from '../../jobs/worker';
+import { runCli } from '../../src/cli/index';
 import { createLogger } from '../../src/logger';
 import { taskName } from '../../src/task-catalog';
 import { RECOVER_BATCH_SIZE } from '../../src/webhook-delivery/recover';
@@ -9,6 +10,7 @@ import { makeKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
   createCategory,
+  eventually,
   jsonHeaders,
   type Receiver,
   serverEnv,
@@ -286,5 +288,37 @@ describe('recover never sends a delivery twice', () => {
       expect.objectContaining({ status: 'done', total: 0, queued: 0 }),
     );
     await server.prisma.webhookDelivery.deleteMany({ where: { endpointId } });
+  });
+});
+
+describe('npm run cli -- webhook recover', () => {
+  it('queues the recover and prints its progress until it is done', async () => {
+    receiverDown = true;
+    const { key, endpointId } = await storeWithEndpoint(server, receiver.url('/cli'));
+    await createCategory(server, key, 'Socks');
+    await runJobs();
+    receiverDown = false;
+    const out: string[] = [];
+    const err: string[] = [];
+    const exit = runCli(['webhook', 'recover', '--endpoint', endpointId, '--since', ago(HOUR)], {
+      db: server.prisma,
+      out: (text) => out.push(text),
+      err: (text) => err.push(text),
+    });
+    await eventually(() => server.prisma.webhookRecovery.findFirst({ where: { endpointId } }));
+    await runRecoverJobs();
+    expect(await exit).toBe(0);
+    expect(err).toEqual([]);
+    expect(out[0]).toMatch(/^wrc_\w+ {2}queued {2}0\/\? gone through, 0 re-queued$/);
+    expect(out.at(-1)).toMatch(/^wrc_\w+ {2}done {2}1\/1 gone through, 1 re-queued$/);
+
+    const refused: string[] = [];
+    const code = await runCli(['webhook', 'recover', '--endpoint', endpointId, '--since', ago(40 * DAY)], {
+      db: server.prisma,
+      out: () => {},
+      err: (text) => refused.push(text),
+    });
+    expect(code).not.toBe(0);
+    expect(refused.join('\n')).toMatch(/at most 30 days back/);
   });
 });
