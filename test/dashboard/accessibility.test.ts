@@ -34,6 +34,23 @@ beforeAll(async () => {
     where: { staffUserId: (await invited.json()).data.id },
     data: { tokenHash: hashInvitationToken(INVITATION_TOKEN) },
   });
+  // A finished recovery, so that the endpoint page shows its progress too.
+  const endpoint = await server.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: ids.endpoint } });
+  await server.prisma.webhookRecovery.create({
+    data: {
+      storeId: endpoint.storeId,
+      endpointId: endpoint.id,
+      status: 'done',
+      since: new Date(Date.now() - 86_400_000),
+      until: new Date(),
+      untilGiven: false,
+      eventTypes: ['order.placed'],
+      total: 2,
+      done: 2,
+      queued: 2,
+      finishedAt: new Date(),
+    },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -66,6 +83,7 @@ const pages = (): Array<[string, string]> => [
 const dialogs = (): Array<[string, string | RegExp]> => [
   ['/keys', 'Create API key'],
   ['/webhooks', 'Add endpoint'],
+  [`/webhooks/${ids.endpoint}`, 'Recover…'],
   ['/products', 'New product'],
   ['/coupons', 'New coupon'],
   ['/coupons', 'Edit SAVE15'],
