@@ -97,6 +97,7 @@ const DIALOGS: Array<[name: string, page: string, open: Name, title: Name, prima
   ['add-endpoint', 'webhooks', 'Add endpoint', 'Add endpoint', 'Add endpoint'],
   ['rotate-secret', 'endpoint', 'Rotate secret', 'Rotate signing secret', 'Rotate secret'],
   ['delete-endpoint', 'endpoint', 'Delete endpoint', 'Delete this endpoint?', 'Delete endpoint'],
+  ['recover-endpoint', 'endpoint', 'Recover…', 'Recover failed deliveries', 'Recover'],
 ];
 
 const SIZES: Array<[string, BrowserContextOptions]> = [
