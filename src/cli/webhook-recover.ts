@@ -11,12 +11,23 @@ const POLL_MS = 500;
 const describe = (r: WebhookRecovery) =>
   `${r.id}  ${r.status}  ${r.done}/${r.total ?? '?'} gone through, ${r.queued} re-queued${r.errorMessage ? `  (${r.errorMessage})` : ''}`;
 
+/** The service names its input's fields (`input.since`, `input.eventTypes.1`); the CLI, its options. */
+const optionOf: Record<string, string> = { since: '--since', until: '--until', eventTypes: '--events' };
+function asOptions(error: unknown): unknown {
+  if (!(error instanceof AppError) || !error.details) return error;
+  const details = error.details.map((detail) => {
+    const field = detail.path.replace(/^input\./, '').split('.')[0] ?? '';
+    return { ...detail, path: optionOf[field] ?? detail.path };
+  });
+  return new AppError(error.code, error.message, details);
+}
+
 const date = (value: string | undefined, name: string) => {
   if (value === undefined) return undefined;
   const parsed = new Date(value);
   if (Number.isNaN(parsed.getTime()))
     throw new AppError('VALIDATION_ERROR', `--${name}: not a date-time (e.g. 2026-11-25T08:00:00Z)`, [
-      { path: `input.${name}`, message: 'must be a date-time' },
+      { path: `--${name}`, message: 'must be a date-time' },
     ]);
   return parsed;
 };
@@ -57,6 +68,8 @@ export const webhookRecoverCommand: Command = command({
       since: date(stringOption(input, 'since'), 'since'),
       until: date(stringOption(input, 'until'), 'until'),
       eventTypes: events ? events.split(',').map((type) => type.trim()) : undefined,
+    }).catch((error: unknown) => {
+      throw asOptions(error);
     });
     let stop = false;
     void interrupted?.().then(() => {

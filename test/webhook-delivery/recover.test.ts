@@ -319,6 +319,6 @@ describe('npm run cli -- webhook recover', () => {
       err: (text) => refused.push(text),
     });
     expect(code).not.toBe(0);
-    expect(refused.join('\n')).toMatch(/at most 30 days back/);
+    expect(refused.join('\n')).toMatch(/^Error: --since: must be at most 30 days back/);
   });
 });
