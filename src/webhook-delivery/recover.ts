@@ -1,5 +1,5 @@
-import type { Prisma, PrismaClient } from '../../prisma/generated/client/client';
-import { enqueueDeliveries } from './queue';
+import { Prisma, type PrismaClient } from '../../prisma/generated/client/client';
+import { requeueFresh } from './queue';
 
 /** Deliveries gone through per transaction: a recover of 100,000 is 200 short transactions, not one. */
 export const RECOVER_BATCH_SIZE = 500;
@@ -55,17 +55,11 @@ export async function runRecovery(prisma: PrismaClient, recoveryId: string, now:
       const last = batch.at(-1);
       if (!last) return false;
       const at = now();
-      const requeued = await tx.$queryRaw<Array<{ id: string }>>`
-        UPDATE "WebhookDelivery"
-           SET status = 'pending', attempt = 0, "nextRetryAt" = NULL, "exhaustedAt" = NULL, "httpStatus" = NULL,
-               "responseBody" = NULL, "errorMessage" = NULL, "leaseToken" = NULL, "leaseExpiresAt" = NULL,
-               "updatedAt" = ${at}
-         WHERE id = ANY(${batch.map((row) => row.id)}::text[]) AND status IN ('failed', 'exhausted')
-           AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" <= ${at})
-        RETURNING id`;
-      await enqueueDeliveries(
+      const requeued = await requeueFresh(
         tx,
-        requeued.map((row) => row.id),
+        Prisma.sql`id = ANY(${batch.map((row) => row.id)}::text[]) AND status IN ('failed', 'exhausted')
+            AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" <= ${at})`,
+        at,
       );
       await tx.webhookRecovery.update({
         where: { id: recoveryId },
