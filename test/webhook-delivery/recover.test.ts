@@ -72,7 +72,7 @@ const recover = (key: string, endpointId: string, input: unknown) => {
     body: JSON.stringify(input),
   });
 };
-const recovery = async (key: string, id: string) =>
+const recoveryOf = async (key: string, id: string) =>
   (await (await server.request(`${base}/recoveries/${id}`, { key })).json()).data;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
@@ -152,7 +152,7 @@ describe('recover after an outage', () => {
     expect(statusOf(mittens?.id)).toBe('failed'); // category.updated was not chosen
     expect(statusOf(gloves?.id)).toBe('success');
 
-    expect(await recovery(key, queued.id)).toEqual(
+    expect(await recoveryOf(key, queued.id)).toEqual(
       expect.objectContaining({
         status: 'done',
         total: 3,
@@ -220,7 +220,7 @@ describe('recover refuses', () => {
 
     // Once the first is done, the endpoint may be recovered again.
     await runRecoverJobs();
-    expect((await recovery(key, accepted.id)).status).toBe('done');
+    expect((await recoveryOf(key, accepted.id)).status).toBe('done');
     expect((await recover(key, endpointId, { since: ago(HOUR) })).status).toBe(202);
   });
 });
@@ -264,7 +264,7 @@ describe('recover never sends a delivery twice', () => {
       server.request(`${base}/endpoints/${endpointId}/replay-exhausted`, { method: 'POST', key }),
     ]);
     const { replayed } = (await replay.json()).data;
-    const done = await recovery(key, id);
+    const done = await recoveryOf(key, id);
     expect(done.status).toBe('done');
     expect(done.queued + replayed).toBe(exhausted + failedCount);
     expect(done.done).toBe(done.total);
@@ -284,7 +284,7 @@ describe('recover never sends a delivery twice', () => {
     const again = await recover(key, endpointId, { since: since.toISOString() });
     const second = (await again.json()).data;
     await runRecoverJobs();
-    expect(await recovery(key, second.id)).toEqual(
+    expect(await recoveryOf(key, second.id)).toEqual(
       expect.objectContaining({ status: 'done', total: 0, queued: 0 }),
     );
     await server.prisma.webhookDelivery.deleteMany({ where: { endpointId } });
@@ -320,5 +320,74 @@ describe('npm run cli -- webhook recover', () => {
     });
     expect(code).not.toBe(0);
     expect(refused.join('\n')).toMatch(/^Error: --since: must be at most 30 days back/);
+  });
+});
+
+describe('a recover job run again', () => {
+  it('goes on from the cursor its last committed batch left, counting on', async () => {
+    const { key, endpointId, storeId } = await storeWithEndpoint(server, receiver.url('/resume'));
+    const since = new Date(Date.now() - HOUR);
+    const events = await server.prisma.event.createManyAndReturn({
+      data: Array.from({ length: 6 }, () => ({ storeId, type: 'category.created', data: {} })),
+      select: { id: true },
+    });
+    await server.prisma.webhookDelivery.createMany({
+      data: events.map((event, index) => ({
+        endpointId,
+        storeId,
+        eventId: event.id,
+        eventType: 'category.created',
+        status: 'failed' as const,
+        attempt: 1,
+        payload: JSON.stringify({ id: event.id }),
+        createdAt: new Date(since.getTime() + 1000 + index),
+      })),
+    });
+    const deliveries = await server.prisma.webhookDelivery.findMany({
+      where: { endpointId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    const third = deliveries[2] as (typeof deliveries)[number];
+    // As a worker that died after its first batch (the first three) would have left it.
+    const recovery = await server.prisma.webhookRecovery.create({
+      data: {
+        storeId,
+        endpointId,
+        status: 'running',
+        since,
+        until: new Date(),
+        untilGiven: false,
+        eventTypes: [],
+        total: 6,
+        done: 3,
+        queued: 3,
+        cursorCreatedAt: third.createdAt,
+        cursorId: third.id,
+        startedAt: new Date(),
+      },
+    });
+    await server.db.pool.query('SELECT graphile_worker.add_job($1, json_build_object($2::text, $3::text))', [
+      taskName.recover_webhook_deliveries,
+      'recoveryId',
+      recovery.id,
+    ]);
+    await runRecoverJobs();
+
+    expect(await recoveryOf(key, recovery.id)).toEqual(
+      expect.objectContaining({ status: 'done', total: 6, done: 6, queued: 6 }),
+    );
+    const after = await server.prisma.webhookDelivery.findMany({
+      where: { endpointId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    expect(after.map((d) => d.status)).toEqual([
+      'failed',
+      'failed',
+      'failed',
+      'pending',
+      'pending',
+      'pending',
+    ]);
+    await server.prisma.webhookDelivery.deleteMany({ where: { endpointId } });
   });
 });
