@@ -43,7 +43,6 @@ beforeAll(async () => {
       status: 'done',
       since: new Date(Date.now() - 86_400_000),
       until: new Date(),
-      untilGiven: false,
       eventTypes: ['order.placed'],
       total: 2,
       done: 2,

@@ -122,7 +122,7 @@ function recordsOf(db: Db, storeId: string) {
     const since = new Date(Date.now() - 3_600_000);
     return (
       await db.webhookRecovery.create({
-        data: { storeId, endpointId, since, until: new Date(), untilGiven: false, eventTypes: [] },
+        data: { storeId, endpointId, since, until: new Date(), eventTypes: [] },
       })
     ).id;
   };

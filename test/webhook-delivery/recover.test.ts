@@ -356,7 +356,6 @@ describe('a recover job run again', () => {
         status: 'running',
         since,
         until: new Date(),
-        untilGiven: false,
         eventTypes: [],
         total: 6,
         done: 3,

@@ -8,7 +8,6 @@ CREATE TABLE "WebhookRecovery" (
     "status" "WebhookRecoveryStatus" NOT NULL DEFAULT 'queued',
     "since" TIMESTAMP(3) NOT NULL,
     "until" TIMESTAMP(3) NOT NULL,
-    "untilGiven" BOOLEAN NOT NULL,
     "eventTypes" TEXT[],
     "total" INTEGER,
     "queued" INTEGER NOT NULL DEFAULT 0,

@@ -89,7 +89,6 @@ export async function recoverEndpoint(ctx: Context, endpointId: string, input: u
         endpointId,
         since: fields.since,
         until: fields.until ?? now,
-        untilGiven: Boolean(fields.until),
         eventTypes: fields.eventTypes ?? [],
         createdAt: now,
       },
