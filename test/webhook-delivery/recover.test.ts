@@ -1,5 +1,6 @@
 import { runOnce } from 'graphile-worker';
 import { taskList, type WebhookWorkerOptions } from '../../jobs/registry';
+import { makeRecoverWebhookDeliveries } from '../../jobs/tasks/recover_webhook_deliveries';
 import { workerLogger } from '../../jobs/worker';
 import { runCli } from '../../src/cli/index';
 import { createLogger } from '../../src/logger';
@@ -388,5 +389,43 @@ describe('a recover job run again', () => {
       'pending',
     ]);
     await server.prisma.webhookDelivery.deleteMany({ where: { endpointId } });
+  });
+});
+
+describe('a recover job that gives up', () => {
+  it('marks its recovery failed, with the error, after its last attempt', async () => {
+    const { key, endpointId } = await storeWithEndpoint(server, receiver.url('/gives-up'));
+    const res = await recover(key, endpointId, { since: ago(HOUR) });
+    const { id } = (await res.json()).data;
+    // Its job, queued again under its key with one attempt only (add_job replaces the waiting one).
+    await server.db.pool.query(
+      `SELECT graphile_worker.add_job($1, json_build_object('recoveryId', $2::text), job_key := $2, max_attempts := 1)`,
+      [taskName.recover_webhook_deliveries, id],
+    );
+    let calls = 0;
+    const brokenClock = () => {
+      calls += 1;
+      if (calls === 1) throw new Error('the clock broke');
+      return new Date();
+    };
+    await runOnce({
+      pgPool: server.db.pool,
+      taskList: {
+        [taskName.recover_webhook_deliveries]: makeRecoverWebhookDeliveries({
+          prisma: server.prisma,
+          now: brokenClock,
+        }),
+      },
+      logger,
+    });
+    expect(await recoveryOf(key, id)).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        errorMessage: 'the clock broke',
+        finishedAt: expect.any(String),
+      }),
+    );
+    // A failed recovery no longer holds the endpoint.
+    expect((await recover(key, endpointId, { since: ago(HOUR) })).status).toBe(202);
   });
 });
