@@ -77,6 +77,31 @@ const recoveryOf = async (key: string, id: string) =>
   (await (await server.request(`${base}/recoveries/${id}`, { key })).json()).data;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
+/** Deliveries of category.created events in `status` order, a millisecond apart from a second after `since`. */
+async function insertDeliveries(
+  endpointId: string,
+  storeId: string,
+  since: Date,
+  statuses: Array<'failed' | 'exhausted'>,
+) {
+  const events = await server.prisma.event.createManyAndReturn({
+    data: statuses.map(() => ({ storeId, type: 'category.created', data: {} })),
+    select: { id: true },
+  });
+  await server.prisma.webhookDelivery.createMany({
+    data: events.map((event, index) => ({
+      endpointId,
+      storeId,
+      eventId: event.id,
+      eventType: 'category.created',
+      status: statuses[index],
+      attempt: statuses[index] === 'exhausted' ? 8 : 1,
+      payload: JSON.stringify({ id: event.id }),
+      createdAt: new Date(since.getTime() + 1000 + index),
+    })),
+  });
+}
+
 describe('recover after an outage', () => {
   it('re-sends exactly the failed and exhausted deliveries of the window and types, signed anew, and reports done', async () => {
     receiverDown = true;
@@ -233,26 +258,10 @@ describe('recover never sends a delivery twice', () => {
     const exhausted = RECOVER_BATCH_SIZE + 40;
     const failedCount = 30;
     const since = new Date(Date.now() - HOUR);
-    const events = await server.prisma.event.createManyAndReturn({
-      data: Array.from({ length: exhausted + failedCount }, () => ({
-        storeId,
-        type: 'category.created',
-        data: {},
-      })),
-      select: { id: true },
-    });
-    await server.prisma.webhookDelivery.createMany({
-      data: events.map((event, index) => ({
-        endpointId,
-        storeId,
-        eventId: event.id,
-        eventType: 'category.created',
-        status: index < exhausted ? 'exhausted' : 'failed',
-        attempt: index < exhausted ? 8 : 1,
-        payload: JSON.stringify({ id: event.id }),
-        createdAt: new Date(since.getTime() + 1000 + index),
-      })),
-    });
+    await insertDeliveries(endpointId, storeId, since, [
+      ...Array<'exhausted'>(exhausted).fill('exhausted'),
+      ...Array<'failed'>(failedCount).fill('failed'),
+    ]);
     const ids = (
       await server.prisma.webhookDelivery.findMany({ where: { endpointId }, select: { id: true } })
     ).map((d) => d.id);
@@ -328,22 +337,7 @@ describe('a recover job run again', () => {
   it('goes on from the cursor its last committed batch left, counting on', async () => {
     const { key, endpointId, storeId } = await storeWithEndpoint(server, receiver.url('/resume'));
     const since = new Date(Date.now() - HOUR);
-    const events = await server.prisma.event.createManyAndReturn({
-      data: Array.from({ length: 6 }, () => ({ storeId, type: 'category.created', data: {} })),
-      select: { id: true },
-    });
-    await server.prisma.webhookDelivery.createMany({
-      data: events.map((event, index) => ({
-        endpointId,
-        storeId,
-        eventId: event.id,
-        eventType: 'category.created',
-        status: 'failed' as const,
-        attempt: 1,
-        payload: JSON.stringify({ id: event.id }),
-        createdAt: new Date(since.getTime() + 1000 + index),
-      })),
-    });
+    await insertDeliveries(endpointId, storeId, since, Array<'failed'>(6).fill('failed'));
     const deliveries = await server.prisma.webhookDelivery.findMany({
       where: { endpointId },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
