@@ -14,6 +14,7 @@ import { makeFanOutEvent } from './tasks/fan_out_event';
 import { makeFlushUsage } from './tasks/flush_usage';
 import { pruneExpired } from './tasks/prune_expired';
 import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
+import { makeRecoverWebhookDeliveries } from './tasks/recover_webhook_deliveries';
 import { type Mailer, makeSendEmail } from './tasks/send_email';
 import { makeSendStaffInvitation } from './tasks/send_staff_invitation';
 import { makeSweepWebhookDeliveries } from './tasks/sweep_webhook_deliveries';
@@ -58,6 +59,7 @@ const makers: { [name in TaskName]: (deps: Made) => Task } = {
   prune_expired: () => pruneExpired,
   prune_webhook_deliveries: ({ prisma, webhooks, now }) =>
     makePruneWebhookDeliveries({ prisma, retentionDays: webhooks.logRetentionDays, now }),
+  recover_webhook_deliveries: ({ prisma, now }) => makeRecoverWebhookDeliveries({ prisma, now }),
   send_email: ({ webhooks }) => makeSendEmail(webhooks.mailer),
   send_staff_invitation: ({ prisma, webhooks, now }) =>
     makeSendStaffInvitation({ prisma, mailer: webhooks.mailer, publicUrl: webhooks.publicUrl, now }),

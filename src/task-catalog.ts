@@ -13,6 +13,8 @@ const catalog = {
   flush_usage: { schedule: '* * * * *' },
   prune_expired: { schedule: '0 * * * *' },
   prune_webhook_deliveries: { schedule: '15 * * * *' },
+  /** A recover of an endpoint's failed and exhausted deliveries; queued by recoverWebhookEndpoint. */
+  recover_webhook_deliveries: {},
   /** Queued by auto-disable. */
   send_email: {},
   /** A staff invitation's e-mail: mints the link's token (stores its digest) and sends it; queued by invite and resend. */

@@ -104,6 +104,43 @@ export const webhookRoutes = [
   }),
   route({
     method: 'POST',
+    path: '/store/webhooks/endpoints/{id}/recover',
+    tag,
+    summary:
+      'Re-send the failed and exhausted deliveries created since a moment (at most 30 days back; optionally until a moment, of some event types) as one background job; 409 WEBHOOK_RECOVERY_IN_PROGRESS while one runs',
+    operation: `mutation RecoverWebhookEndpoint($id: ID!, $input: RecoverWebhookEndpointInput!) {
+      recoverWebhookEndpoint(id: $id, input: $input) { ...WebhookRecoveryFields }
+    }`,
+    body: 'input',
+    result: { kind: 'item', field: 'recoverWebhookEndpoint' },
+    status: 202,
+  }),
+  route({
+    method: 'GET',
+    path: '/store/webhooks/endpoints/{id}/recoveries',
+    tag,
+    summary: 'The recovers of the endpoint with their progress, newest first',
+    operation: `query ListWebhookRecoveries($id: ID!, $page: Int, $limit: Int, $sortBy: WebhookRecoverySortField,
+        $sortDirection: SortDirection) {
+      webhookRecoveries(endpointId: $id, page: $page, limit: $limit, sortBy: $sortBy, sortDirection: $sortDirection) {
+        items { ...WebhookRecoveryFields }
+        ${PAGINATION_SELECTION}
+      }
+    }`,
+    result: { kind: 'list', field: 'webhookRecoveries' },
+  }),
+  route({
+    method: 'GET',
+    path: '/store/webhooks/recoveries/{recoveryId}',
+    tag,
+    summary: 'A recover and its progress (status, total, done, queued)',
+    operation: `query GetWebhookRecovery($recoveryId: ID!) {
+      webhookRecovery(id: $recoveryId) { ...WebhookRecoveryFields }
+    }`,
+    result: { kind: 'item', field: 'webhookRecovery' },
+  }),
+  route({
+    method: 'POST',
     path: '/store/webhooks/endpoints/{id}/test',
     tag,
     summary: 'Send a webhook.test event to the endpoint through the normal pipeline',

@@ -7,6 +7,7 @@ import { createEndpoint, deleteEndpoint } from '../modules/webhooks/service';
 import { isAllowedHost } from '../outbound-http/url-policy';
 import { signatureProblem } from '../webhook-delivery/signing';
 import { type Command, command, stringOption } from './args';
+import { webhookRecoverCommand } from './webhook-recover';
 
 /** One delivery as `webhook listen` saw it. */
 interface Received {
@@ -109,6 +110,7 @@ export const webhookCommands: Command[] = [
       }
     },
   }),
+  webhookRecoverCommand,
 ];
 
 function listen(server: Server, port: number): Promise<number> {

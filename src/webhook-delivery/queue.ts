@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../../prisma/generated/client/client';
 import type { Tx } from '../db/client';
 import { taskName } from '../task-catalog';
 
@@ -19,4 +20,22 @@ export interface EmailMessage {
   to: string;
   subject: string;
   text: string;
+}
+
+/**
+ * Puts the deliveries `condition` selects back into the pipeline with a fresh round of retries (the
+ * attempt records keep counting) and queues an attempt each: replay and recover. One conditional
+ * statement, so a delivery another request re-queued meanwhile is not taken twice. Answers their ids.
+ */
+export async function requeueFresh(tx: Tx, condition: Prisma.Sql, now: Date): Promise<string[]> {
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    UPDATE "WebhookDelivery"
+       SET status = 'pending', attempt = 0, "nextRetryAt" = NULL, "exhaustedAt" = NULL, "httpStatus" = NULL,
+           "responseBody" = NULL, "errorMessage" = NULL, "leaseToken" = NULL, "leaseExpiresAt" = NULL,
+           "updatedAt" = ${now}
+     WHERE ${condition}
+    RETURNING id`;
+  const ids = rows.map((row) => row.id);
+  await enqueueDeliveries(tx, ids);
+  return ids;
 }

@@ -34,6 +34,22 @@ beforeAll(async () => {
     where: { staffUserId: (await invited.json()).data.id },
     data: { tokenHash: hashInvitationToken(INVITATION_TOKEN) },
   });
+  // A finished recovery, so that the endpoint page shows its progress too.
+  const endpoint = await server.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: ids.endpoint } });
+  await server.prisma.webhookRecovery.create({
+    data: {
+      storeId: endpoint.storeId,
+      endpointId: endpoint.id,
+      status: 'done',
+      since: new Date(Date.now() - 86_400_000),
+      until: new Date(),
+      eventTypes: ['order.placed'],
+      total: 2,
+      done: 2,
+      queued: 2,
+      finishedAt: new Date(),
+    },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -67,6 +83,7 @@ const dialogs = (): Array<[string, string | RegExp]> => [
   ['/keys', 'Create API key'],
   ['/webhooks', 'Add endpoint'],
   [`/webhooks/${ids.endpoint}`, 'Change rate'],
+  [`/webhooks/${ids.endpoint}`, 'Recover…'],
   ['/products', 'New product'],
   ['/coupons', 'New coupon'],
   ['/coupons', 'Edit SAVE15'],

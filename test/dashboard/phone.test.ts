@@ -98,6 +98,7 @@ const DIALOGS: Array<[name: string, page: string, open: Name, title: Name, prima
   ['rotate-secret', 'endpoint', 'Rotate secret', 'Rotate signing secret', 'Rotate secret'],
   ['endpoint-rate', 'endpoint', 'Change rate', 'Delivery rate', 'Save rate'],
   ['delete-endpoint', 'endpoint', 'Delete endpoint', 'Delete this endpoint?', 'Delete endpoint'],
+  ['recover-endpoint', 'endpoint', 'Recover…', 'Recover failed deliveries', 'Recover'],
 ];
 
 const SIZES: Array<[string, BrowserContextOptions]> = [

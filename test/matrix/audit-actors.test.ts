@@ -28,6 +28,7 @@ const auditedAction: Record<string, string> = {
   'PATCH /store/webhooks/endpoints/{id}': 'webhook_endpoint.updated',
   'DELETE /store/webhooks/endpoints/{id}': 'webhook_endpoint.deleted',
   'POST /store/webhooks/endpoints/{id}/rotate-secret': 'webhook_endpoint.secret_rotated',
+  'POST /store/webhooks/endpoints/{id}/recover': 'webhook_endpoint.recover_queued',
 };
 
 let server: TestServer;

@@ -117,6 +117,16 @@ function recordsOf(db: Db, storeId: string) {
     ).id;
   };
 
+  const recovery = async () => {
+    const endpointId = await endpoint();
+    const since = new Date(Date.now() - 3_600_000);
+    return (
+      await db.webhookRecovery.create({
+        data: { storeId, endpointId, since, until: new Date(), eventTypes: [] },
+      })
+    ).id;
+  };
+
   return {
     tag,
     category,
@@ -132,6 +142,7 @@ function recordsOf(db: Db, storeId: string) {
     noEndpoints,
     endpoint,
     delivery,
+    recovery,
   };
 }
 
@@ -156,6 +167,7 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     noEndpoints,
     endpoint,
     delivery,
+    recovery,
   } = recordsOf(db, storeId);
   const none = async (): Promise<Sample> => ({ params: {} });
 
@@ -264,6 +276,11 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'POST /store/webhooks/endpoints/{id}/rotate-secret': withId(endpoint),
     'POST /store/webhooks/endpoints/{id}/replay-exhausted': withId(endpoint),
     'POST /store/webhooks/endpoints/{id}/test': withId(endpoint),
+    'POST /store/webhooks/endpoints/{id}/recover': withId(endpoint, 'id', () => ({
+      since: new Date(Date.now() - 3_600_000).toISOString(),
+    })),
+    'GET /store/webhooks/endpoints/{id}/recoveries': withId(endpoint),
+    'GET /store/webhooks/recoveries/{recoveryId}': withId(recovery, 'recoveryId'),
     'GET /store/webhooks/deliveries/{deliveryId}': withId(delivery, 'deliveryId'),
     'POST /store/webhooks/deliveries/{deliveryId}/resend': withId(delivery, 'deliveryId'),
     'GET /store/settings': none,

@@ -37,6 +37,7 @@ const tableOfPrefix: Record<string, string> = {
   whe: 'WebhookEndpoint',
   evt: 'Event',
   msg: 'WebhookDelivery',
+  wrc: 'WebhookRecovery',
   aud: 'AuditEntry',
 };
 

@@ -261,6 +261,8 @@ describe('the documented response schemas', () => {
     '/store/webhooks/endpoints/{id}': '/store/webhooks/endpoints',
     '/store/webhooks/endpoints/{id}/logs': '/store/webhooks/endpoints',
     '/store/webhooks/deliveries/{deliveryId}': '/store/webhooks/endpoints/{id}/logs',
+    '/store/webhooks/endpoints/{id}/recoveries': '/store/webhooks/endpoints',
+    '/store/webhooks/recoveries/{recoveryId}': '/store/webhooks/endpoints/{id}/recoveries',
   };
 
   const depth = (path: string): number => (firstOf[path] ? depth(firstOf[path]) + 1 : 0);
@@ -294,6 +296,11 @@ describe('the documented response schemas', () => {
       (await server.send('POST', `/api/v1/store/webhooks/endpoints/${endpointId}/test`, {}, key)).status,
     ).toBe(202);
     await receiver.waitFor(1);
+    const since = new Date(server.clock.now.getTime() - 3_600_000).toISOString();
+    expect(
+      (await server.send('POST', `/api/v1/store/webhooks/endpoints/${endpointId}/recover`, { since }, key))
+        .status,
+    ).toBe(202);
 
     const firstIds = new Map<string, string>();
     const getRoutes = routeTable

@@ -78,6 +78,7 @@ describe('one declaration per resource shape', () => {
       'WebhookEndpoint',
       // the webhook.test event's object: only its payload schema uses the fragment
       'WebhookTestEvent',
+      'WebhookRecovery',
     ]);
   });
 

@@ -9,6 +9,7 @@ import { fromCombined } from '../errors';
 import { graphql } from '../graphql';
 import { can, type Session } from '../session';
 import { EndpointRateDialog, rateText } from './endpoint-rate';
+import { LatestRecovery, RecoverDialog } from './endpoint-recover';
 import { WebhooksGate } from './webhooks';
 
 const EndpointQuery = graphql(`
@@ -62,6 +63,7 @@ function Endpoint({ id, session }: { id: string; session: Session }) {
   const [, navigate] = useLocation();
   const [notice, setNotice] = useState<string | null>(null);
   const [logVersion, setLogVersion] = useState(0);
+  const [recoveryVersion, setRecoveryVersion] = useState(0);
   const test = useAction(TestEndpoint);
   const toggle = useAction(SetEndpointActive);
   const replay = useAction(ReplayExhausted);
@@ -153,6 +155,15 @@ function Endpoint({ id, session }: { id: string; session: Session }) {
           >
             Replay exhausted deliveries
           </button>
+          <RecoverDialog
+            endpointId={id}
+            events={endpoint.events}
+            onQueued={() => {
+              setNotice('The recovery is queued: its progress shows below.');
+              setRecoveryVersion((v) => v + 1);
+              reloadLog();
+            }}
+          />
           {can(session, 'STORE_SETTINGS', 'DELETE') ? (
             <ConfirmButton
               label="Delete endpoint"
@@ -177,6 +188,7 @@ function Endpoint({ id, session }: { id: string; session: Session }) {
         </p>
       ) : null}
       <ErrorAlert error={test.error ?? toggle.error ?? replay.error} />
+      <LatestRecovery endpointId={id} version={recoveryVersion} />
       <DeliveryLog endpointId={id} version={logVersion} />
     </>
   );

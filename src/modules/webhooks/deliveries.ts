@@ -1,3 +1,4 @@
+import { Prisma } from '../../../prisma/generated/client/client';
 import type { DeliveryStatus } from '../../../prisma/generated/client/enums';
 import type { Context } from '../../context';
 import { notFound } from '../../errors';
@@ -5,7 +6,7 @@ import { emitEvent } from '../../events/outbox';
 import { mayReadEventData } from '../../events/read-rights';
 import { loadPage, type PageArgs, pageWindow, resolvePage } from '../../resources/pagination/page';
 import { writeStore } from '../../resources/store-writes';
-import { enqueueDeliveries } from '../../webhook-delivery/queue';
+import { requeueFresh } from '../../webhook-delivery/queue';
 import type { WebhookTestEvent } from './event-types';
 import { assertWebhookAccess, endpointStateConflict, findEndpoint, lockEndpoint } from './service';
 
@@ -80,18 +81,12 @@ export async function replayExhausted(ctx: Context, endpointId: string): Promise
         'The endpoint is inactive: activate it (isActive: true) before replaying',
       );
     }
-    const rows = await tx.$queryRaw<Array<{ id: string }>>`
-      UPDATE "WebhookDelivery"
-         SET status = 'pending', attempt = 0, "nextRetryAt" = NULL, "exhaustedAt" = NULL, "httpStatus" = NULL,
-             "responseBody" = NULL, "errorMessage" = NULL, "leaseToken" = NULL, "leaseExpiresAt" = NULL,
-             "updatedAt" = ${ctx.now()}
-       WHERE "endpointId" = ${endpointId} AND status = 'exhausted'
-      RETURNING id`;
-    await enqueueDeliveries(
+    const replayed = await requeueFresh(
       tx,
-      rows.map((row) => row.id),
+      Prisma.sql`"endpointId" = ${endpointId} AND status = 'exhausted'`,
+      ctx.now(),
     );
-    return { replayed: rows.length };
+    return { replayed: replayed.length };
   });
 }
 

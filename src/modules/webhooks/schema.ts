@@ -20,6 +20,7 @@ import {
 } from './deliveries';
 import { endpointUpdateInput, MAX_ENDPOINTS_PER_STORE, newEndpointInput } from './input';
 import './event-types';
+import './recovery-schema';
 import { resendDelivery } from './resend';
 import {
   createEndpoint,
