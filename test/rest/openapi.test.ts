@@ -216,6 +216,7 @@ describe('the documented response schemas', () => {
     '/staff/{id}': '/staff',
     '/store/webhooks/endpoints/{id}': '/store/webhooks/endpoints',
     '/store/webhooks/endpoints/{id}/logs': '/store/webhooks/endpoints',
+    '/store/webhooks/endpoints/{id}/health': '/store/webhooks/endpoints',
     '/store/webhooks/deliveries/{deliveryId}': '/store/webhooks/endpoints/{id}/logs',
   };
 
