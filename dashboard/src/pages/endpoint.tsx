@@ -8,6 +8,7 @@ import { ConfirmButton, Dialog, ErrorAlert, Loading, SecretOnce, Status, When } 
 import { fromCombined } from '../errors';
 import { graphql } from '../graphql';
 import { can, type Session } from '../session';
+import { EndpointHealth } from './endpoint-health';
 import { WebhooksGate } from './webhooks';
 
 const EndpointQuery = graphql(`
@@ -168,6 +169,7 @@ function Endpoint({ id, session }: { id: string; session: Session }) {
         </p>
       ) : null}
       <ErrorAlert error={test.error ?? toggle.error ?? replay.error} />
+      <EndpointHealth endpointId={id} timeZone={session.store.timezone} />
       <DeliveryLog endpointId={id} version={logVersion} />
     </>
   );
