@@ -2,6 +2,7 @@ import { makeWorkerUtils, runOnce, type WorkerUtils } from 'graphile-worker';
 import { taskList, type WebhookWorkerOptions } from '../../jobs/registry';
 import { workerLogger } from '../../jobs/worker';
 import { toScopeObjects } from '../../src/access/scopes';
+import { healthBuckets } from '../../src/modules/webhooks/health';
 import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import {
@@ -266,5 +267,37 @@ describe('endpoint health', () => {
       scopes: toScopeObjects(['STORE_SETTINGS:READ']),
     });
     expect((await healthOf(endpointId, 'LAST_24_HOURS', settings.secret)).status).toBe(200);
+  });
+});
+
+describe('buckets across a daylight-saving change (New York, 1 November 2026)', () => {
+  const now = new Date('2026-11-02T15:30:00Z');
+  let ids: { endpointId: string; storeId: string };
+
+  beforeAll(async () => {
+    const made = await storeWithEndpoint(server, receiver.url('/dst'));
+    await server.prisma.store.update({ where: { id: made.storeId }, data: { timezone: 'America/New_York' } });
+    ids = { endpointId: made.endpointId, storeId: made.storeId };
+  });
+
+  it('keeps 24 distinct hours an hour apart, and the 25-hour day as one day from midnight to midnight', async () => {
+    const hours = await healthBuckets(server.prisma, {
+      ...ids,
+      window: 'LAST_24_HOURS',
+      now: new Date('2026-11-01T12:30:00Z'),
+    });
+    expect(hours).toHaveLength(24);
+    for (let i = 1; i < hours.length; i++)
+      expect(hours[i]!.start.getTime() - hours[i - 1]!.start.getTime()).toBe(HOUR);
+
+    const days = await healthBuckets(server.prisma, { ...ids, window: 'LAST_30_DAYS', now });
+    const starts = days.map((d) => d.start.toISOString());
+    // Midnight in New York is 04:00Z in summer time and 05:00Z after it: 1 November lasts 25 hours.
+    expect(starts.slice(-3)).toEqual([
+      '2026-10-31T04:00:00.000Z',
+      '2026-11-01T04:00:00.000Z',
+      '2026-11-02T05:00:00.000Z',
+    ]);
+    expect(starts[0]).toBe('2026-10-04T04:00:00.000Z');
   });
 });

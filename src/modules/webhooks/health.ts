@@ -43,10 +43,14 @@ interface BucketRow {
 const HEALTH_SQL = `
 WITH zone AS (SELECT timezone AS tz FROM "Store" WHERE id = $2),
 local_now AS (SELECT date_trunc($3, $4::timestamptz AT TIME ZONE tz) AS unit_start, tz FROM zone),
+-- Hours step in absolute time (a DST change neither repeats nor skips one); days step on the
+-- store's calendar, each from its local midnight to the next.
 buckets AS (
-  SELECT (s.local AT TIME ZONE n.tz) AS start, ((s.local + ('1 ' || $3)::interval) AT TIME ZONE n.tz) AS finish
-    FROM local_now AS n,
-         generate_series(n.unit_start - (($5::int - 1) || ' ' || $3)::interval, n.unit_start, ('1 ' || $3)::interval) AS s(local)
+  SELECT CASE WHEN $3 = 'hour' THEN (n.unit_start AT TIME ZONE n.tz) - k * interval '1 hour'
+              ELSE (n.unit_start - k * interval '1 day') AT TIME ZONE n.tz END AS start,
+         CASE WHEN $3 = 'hour' THEN (n.unit_start AT TIME ZONE n.tz) - (k - 1) * interval '1 hour'
+              ELSE (n.unit_start - (k - 1) * interval '1 day') AT TIME ZONE n.tz END AS finish
+    FROM local_now AS n, generate_series($5::int - 1, 0, -1) AS k
 )
 SELECT b.start, a.attempts, a.succeeded, a.median, a.p95
   FROM buckets AS b
