@@ -7,6 +7,7 @@ const scenarios = [
   'ratelimit.ts',
   'product-throughput.ts',
   'webhooks.ts',
+  'webhook-health.ts',
   'cli-start.ts',
   'tenant-isolation.ts',
   'page-statement.ts',

@@ -14,6 +14,7 @@ import './modules/sessions/schema';
 import './modules/staff/schema';
 import './modules/store-settings/schema';
 import './modules/webhooks/schema';
+import './modules/webhooks/health-schema';
 import './resources/node/node';
 
 // Fields keep the order their types declare (id first): introspection and the resource fragments

@@ -83,6 +83,19 @@ export const webhookRoutes = [
     result: { kind: 'list', field: 'webhookDeliveries' },
   }),
   route({
+    method: 'GET',
+    path: '/store/webhooks/endpoints/{id}/health',
+    tag,
+    summary:
+      'Attempts, success rate and median/p95 latency per hour (window=LAST_24_HOURS, the default) or per day of the store’s time zone (window=LAST_30_DAYS)',
+    operation: `query WebhookEndpointHealth($id: ID!, $window: WebhookHealthWindow = LAST_24_HOURS) {
+      webhookEndpointHealth(id: $id, window: $window) {
+        endpointId window unit buckets { start attempts succeeded failed successRate medianMs p95Ms }
+      }
+    }`,
+    result: { kind: 'item', field: 'webhookEndpointHealth' },
+  }),
+  route({
     method: 'POST',
     path: '/store/webhooks/endpoints/{id}/rotate-secret',
     tag,

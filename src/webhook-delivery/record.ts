@@ -44,10 +44,10 @@ WITH async_commit AS (${ASYNC_COMMIT_SQL}), input AS (
          "leaseToken" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${UTC('i.at')}
     FROM input AS i
    WHERE d.id = i.id AND d."leaseToken" = i.token
-  RETURNING d.id
+  RETURNING d.id, d."endpointId"
 ), recorded AS (
-  INSERT INTO "WebhookAttempt" ("deliveryId", number, status, "httpStatus", "durationMs", "responseBody", "errorMessage", "createdAt")
-  SELECT i.id, (SELECT coalesce(max(a.number), 0) + 1 FROM "WebhookAttempt" AS a WHERE a."deliveryId" = i.id),
+  INSERT INTO "WebhookAttempt" ("deliveryId", "endpointId", number, status, "httpStatus", "durationMs", "responseBody", "errorMessage", "createdAt")
+  SELECT i.id, updated."endpointId", (SELECT coalesce(max(a.number), 0) + 1 FROM "WebhookAttempt" AS a WHERE a."deliveryId" = i.id),
          i.status, i."httpStatus", i."durationMs", i."responseBody", i."errorMessage", ${UTC('i.at')}
     FROM input AS i JOIN updated USING (id)
   RETURNING 1

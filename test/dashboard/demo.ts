@@ -32,6 +32,7 @@ export async function demoStoreWithDelivery(server: TestServer) {
   await server.prisma.webhookAttempt.create({
     data: {
       deliveryId: delivery.id,
+      endpointId: endpoint,
       number: 1,
       status: 'exhausted',
       httpStatus: 500,

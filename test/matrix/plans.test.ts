@@ -53,7 +53,7 @@ describe.each(plansWithoutApi)('an OWNER session of a %s store', (plan) => {
   it('finds both gates and the rest of the store in the route table', () => {
     const gates = scoped.map(gateOf);
     expect(gates.filter((gate) => gate === 'PLAN_NOT_ELIGIBLE')).toHaveLength(8);
-    expect(gates.filter((gate) => gate === 'WEBHOOKS_NOT_AVAILABLE')).toHaveLength(15);
+    expect(gates.filter((gate) => gate === 'WEBHOOKS_NOT_AVAILABLE')).toHaveLength(16);
     expect(gates.filter((gate) => gate === null).length).toBeGreaterThan(30);
   });
 

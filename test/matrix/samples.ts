@@ -273,6 +273,7 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'PATCH /store/webhooks/endpoints/{id}': withId(endpoint, 'id', () => ({ description: 'Renamed' })),
     'DELETE /store/webhooks/endpoints/{id}': withId(endpoint),
     'GET /store/webhooks/endpoints/{id}/logs': withId(endpoint),
+    'GET /store/webhooks/endpoints/{id}/health': withId(endpoint),
     'POST /store/webhooks/endpoints/{id}/rotate-secret': withId(endpoint),
     'POST /store/webhooks/endpoints/{id}/replay-exhausted': withId(endpoint),
     'POST /store/webhooks/endpoints/{id}/test': withId(endpoint),

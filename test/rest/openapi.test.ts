@@ -260,6 +260,7 @@ describe('the documented response schemas', () => {
     '/staff/{id}': '/staff',
     '/store/webhooks/endpoints/{id}': '/store/webhooks/endpoints',
     '/store/webhooks/endpoints/{id}/logs': '/store/webhooks/endpoints',
+    '/store/webhooks/endpoints/{id}/health': '/store/webhooks/endpoints',
     '/store/webhooks/deliveries/{deliveryId}': '/store/webhooks/endpoints/{id}/logs',
     '/store/webhooks/endpoints/{id}/recoveries': '/store/webhooks/endpoints',
     '/store/webhooks/recoveries/{recoveryId}': '/store/webhooks/endpoints/{id}/recoveries',

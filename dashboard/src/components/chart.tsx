@@ -4,7 +4,8 @@ import 'uplot/dist/uPlot.min.css';
 
 export interface Series {
   label: string;
-  values: number[];
+  /** null: no value for that point (a gap in the line, a dash in the table). */
+  values: Array<number | null>;
   /** Axis side: 'left' (default) or 'right', for a second unit (revenue beside counts). */
   axis?: 'left' | 'right';
 }
@@ -24,9 +25,15 @@ export function DailyChart(props: {
   days: string[];
   series: Series[];
   format?: (n: number) => string;
+  /** What a point is, for the table's first column and the legend: "Day" unless told. */
+  unit?: string;
+  /** The x axis' short label of a point (default: a YYYY-MM-DD day without its year). */
+  tick?: (label: string) => string;
+  /** The right axis' fixed range (a percentage: [0, 100]); automatic unless told. */
+  rightRange?: [number, number];
 }) {
   const holder = useRef<HTMLDivElement>(null);
-  const { days, series, format } = props;
+  const { days, series, format, unit = 'Day', tick, rightRange } = props;
   useEffect(() => {
     const element = holder.current;
     if (!element || days.length === 0) return;
@@ -35,9 +42,18 @@ export function DailyChart(props: {
       {
         width: widthOf(element),
         height: 220,
-        scales: { x: { time: false }, ...(right ? { right: { auto: true } } : {}) },
+        scales: {
+          x: { time: false },
+          ...(right ? { right: rightRange ? { auto: false, range: rightRange } : { auto: true } } : {}),
+        },
         axes: [
-          { values: (_u, ticks) => ticks.map((t) => days[Math.round(t)]?.slice(5) ?? '') },
+          {
+            values: (_u, ticks) =>
+              ticks.map((t) => {
+                const label = days[Math.round(t)];
+                return label === undefined ? '' : tick ? tick(label) : label.slice(5);
+              }),
+          },
           { size: 50 },
           ...(right
             ? [
@@ -52,7 +68,7 @@ export function DailyChart(props: {
             : []),
         ],
         series: [
-          { label: 'Day', value: (_u, index) => (index == null ? '' : (days[Math.round(index)] ?? '')) },
+          { label: unit, value: (_u, index) => (index == null ? '' : (days[Math.round(index)] ?? '')) },
           ...series.map((s, i) => ({
             label: s.label,
             stroke: COLORS[i % COLORS.length],
@@ -80,7 +96,7 @@ export function DailyChart(props: {
       resize.disconnect();
       chart.destroy();
     };
-  }, [days, series, format]);
+  }, [days, series, format, unit, tick, rightRange]);
   return (
     <figure className="chart">
       <figcaption>{props.title}</figcaption>
@@ -90,7 +106,7 @@ export function DailyChart(props: {
         <table>
           <thead>
             <tr>
-              <th scope="col">Day</th>
+              <th scope="col">{unit}</th>
               {series.map((s) => (
                 <th scope="col" key={s.label}>
                   {s.label}
@@ -104,7 +120,7 @@ export function DailyChart(props: {
                 <th scope="row">{day}</th>
                 {series.map((s) => (
                   <td key={s.label}>
-                    {props.format && s.axis === 'right' ? props.format(s.values[i] ?? 0) : s.values[i]}
+                    {cell(s.values[i] ?? null, props.format && s.axis === 'right' ? props.format : undefined)}
                   </td>
                 ))}
               </tr>
@@ -115,3 +131,6 @@ export function DailyChart(props: {
     </figure>
   );
 }
+
+const cell = (value: number | null, format?: (n: number) => string) =>
+  value === null ? '—' : format ? format(value) : value;

@@ -8,6 +8,7 @@ import { ConfirmButton, Dialog, ErrorAlert, Loading, SecretOnce, Status, When } 
 import { fromCombined } from '../errors';
 import { graphql } from '../graphql';
 import { can, type Session } from '../session';
+import { EndpointHealth } from './endpoint-health';
 import { EndpointRateDialog, rateText } from './endpoint-rate';
 import { LatestRecovery, RecoverDialog } from './endpoint-recover';
 import { WebhooksGate } from './webhooks';
@@ -189,6 +190,7 @@ function Endpoint({ id, session }: { id: string; session: Session }) {
       ) : null}
       <ErrorAlert error={test.error ?? toggle.error ?? replay.error} />
       <LatestRecovery endpointId={id} version={recoveryVersion} />
+      <EndpointHealth endpointId={id} timeZone={session.store.timezone} />
       <DeliveryLog endpointId={id} version={logVersion} />
     </>
   );
