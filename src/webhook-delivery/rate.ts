@@ -38,11 +38,12 @@ let sequence = 0;
 const processTag = randomBytes(6).toString('hex');
 
 /**
- * The gate over the shared Redis (two atomic scripts per attempt, rate.lua.ts). Without Redis, or
- * while it does not answer within `timeoutMs`, each worker process holds the rate in its own memory:
- * a receiver may then get up to the rate times the number of worker processes (a warning is logged
- * once per outage, or once when there is no Redis at all). Deliveries go on meanwhile: stopping every
- * delivery while Redis is away would hurt more than a receiver briefly above its rate.
+ * The gate over the shared Redis (two atomic scripts per attempt, rate.lua.ts). While Redis does not
+ * answer within `timeoutMs`, an endpoint with a rate gets nothing: its deliveries wait (a second at a
+ * time, not failed, no attempt used) until Redis answers again, with one warning per outage, because
+ * counting in each process alone would let N worker processes send N times the rate, and the rate is
+ * a promise to a receiver. Endpoints without a rate never ask the gate. Without Redis configured at
+ * all (one worker process, development), the process holds the rate in its own memory, with a warning.
  */
 export function createDeliveryRateGate(options: {
   redis: Redis | null;
@@ -58,9 +59,9 @@ export function createDeliveryRateGate(options: {
     ? defineScript(redis, 'commerceWebhookRateFinish', endpointRateFinishLua, 1)
     : null;
   const guard = new RedisGuard(logger, 'webhook endpoint rate', {
-    timeoutMs: options.timeoutMs ?? 100,
+    timeoutMs: options.timeoutMs ?? 1000,
     retryMs: 1000,
-    fallback: 'each worker process holds endpoint rates alone until it answers',
+    fallback: 'deliveries to endpoints with a rate wait until it answers',
   });
   const memory = new ProcessRateWindows(WINDOW_MS);
   // An attempt made as the worker starts waits for Redis's first connection (as the API's admission
@@ -106,6 +107,8 @@ export function createDeliveryRateGate(options: {
           };
           return { admitted: true, atMs: nowMicros / 1000, counted: 'redis', finish };
         }
+        // Redis did not answer: wait rather than count alone (a slot it may still have taken frees at its deadline).
+        return { admitted: false, waitMs: WINDOW_MS };
       }
       return inProcess(endpointId, perSecond, member, holdMs);
     },

@@ -245,16 +245,22 @@ describe('without Redis', () => {
     expect((await gate().admit('whe_a', 3, 10_000)).admitted).toBe(true);
   });
 
-  it('falls back to counting in this process while Redis does not answer, with one warning', async () => {
+  it('lets nothing through while Redis does not answer: a rated delivery waits, with one warning', async () => {
     const logs = capturingLogger('warn');
     const dead = connectRedis(`redis://127.0.0.1:${await freePort()}`, createLogger('silent'));
     try {
-      const gate = createDeliveryRateGate({ redis: dead, logger: logs.logger, keyPrefix: 'x:' });
-      const first = await gate.admit('whe_c', 1, 10_000);
-      expect(first.admitted && first.counted).toBe('process');
-      expect((await gate.admit('whe_c', 1, 10_000)).admitted).toBe(false);
+      const gate = createDeliveryRateGate({
+        redis: dead,
+        logger: logs.logger,
+        keyPrefix: 'x:',
+        timeoutMs: 100,
+      });
+      for (let i = 0; i < 3; i++) {
+        const refused = await gate.admit('whe_c', 5, 10_000);
+        expect(refused).toEqual({ admitted: false, waitMs: 1000 });
+      }
       expect(
-        logs.text().match(/redis unavailable; each worker process holds endpoint rates alone/g),
+        logs.text().match(/redis unavailable; deliveries to endpoints with a rate wait until it answers/g),
       ).toHaveLength(1);
     } finally {
       dead.disconnect();
