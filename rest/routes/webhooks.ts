@@ -90,7 +90,7 @@ export const webhookRoutes = [
       'Attempts, success rate and median/p95 latency per hour (window=LAST_24_HOURS, the default) or per day of the store’s time zone (window=LAST_30_DAYS)',
     operation: `query WebhookEndpointHealth($id: ID!, $window: WebhookHealthWindow = LAST_24_HOURS) {
       webhookEndpointHealth(id: $id, window: $window) {
-        endpointId window unit buckets { start attempts succeeded failed successRate medianMs p95Ms }
+        endpointId window unit buckets { start deliveries attempts succeeded failed successRate medianMs p95Ms }
       }
     }`,
     result: { kind: 'item', field: 'webhookEndpointHealth' },

@@ -81,6 +81,7 @@ const tokyoTime = (at: Date) => at.toLocaleTimeString('sv-SE', { timeZone: ZONE,
 
 interface Bucket {
   start: string;
+  deliveries: number;
   attempts: number;
   succeeded: number;
   failed: number;
@@ -155,6 +156,7 @@ describe('endpoint health', () => {
     const early = bucketHolding(buckets, twoHoursAgo);
     expect(early).toEqual({
       start: new Date(twoHoursAgo.getTime() - HOUR / 2).toISOString(),
+      deliveries: 5,
       attempts: 5,
       succeeded: 3,
       failed: 2,
@@ -166,6 +168,7 @@ describe('endpoint health', () => {
     const late = buckets[23];
     expect(late).toEqual(
       expect.objectContaining({
+        deliveries: 2,
         attempts: 2,
         succeeded: 2,
         failed: 0,
@@ -180,6 +183,7 @@ describe('endpoint health', () => {
     for (const bucket of empty)
       expect(bucket).toEqual({
         start: expect.any(String),
+        deliveries: 0,
         attempts: 0,
         succeeded: 0,
         failed: 0,
@@ -213,8 +217,11 @@ describe('endpoint health', () => {
     expect(recentBuckets.reduce((sum, b) => sum + b.attempts, 0)).toBe(recent.length);
     expect(recentBuckets.reduce((sum, b) => sum + b.succeeded, 0)).toBe(5);
     if (recentBuckets.length === 1) {
+      // D and E were attempted twice that day: 7 attempts of 5 deliveries.
       expect(recentBuckets[0]).toEqual(
         expect.objectContaining({
+          deliveries: 5,
+          attempts: 7,
           successRate: 5 / 7,
           medianMs: percentile(recent, 0.5),
           p95Ms: percentile(recent, 0.95),

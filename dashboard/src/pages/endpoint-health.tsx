@@ -9,7 +9,7 @@ const HealthQuery = graphql(`
   query EndpointHealth($id: ID!, $window: WebhookHealthWindow!) {
     webhookEndpointHealth(id: $id, window: $window) {
       unit
-      buckets { start attempts succeeded successRate medianMs p95Ms }
+      buckets { start deliveries attempts succeeded successRate medianMs p95Ms }
     }
   }
 `);
@@ -52,6 +52,7 @@ export function EndpointHealth({ endpointId, timeZone }: { endpointId: string; t
       rate: attempts === 0 ? null : Math.round((succeeded / attempts) * 1000) / 10,
       labels: buckets.map((b) => bucketLabel(b.start, unit, timeZone)),
       traffic: [
+        { label: 'Deliveries', values: buckets.map((b) => b.deliveries) },
         { label: 'Attempts', values: buckets.map((b) => b.attempts) },
         {
           label: 'Success rate',
@@ -100,7 +101,7 @@ export function EndpointHealth({ endpointId, timeZone }: { endpointId: string; t
               </div>
             </section>
             <DailyChart
-              title={`Attempts and success rate ${chosen.per}, ${chosen.label.toLowerCase()}`}
+              title={`Deliveries, attempts and success rate ${chosen.per}, ${chosen.label.toLowerCase()}`}
               days={view.labels}
               series={view.traffic}
               format={percent}

@@ -18,7 +18,10 @@ const HealthBucketRef = builder.objectRef<HealthBucket>('WebhookHealthBucket').i
       description: 'The first instant of the hour or day',
       resolve: (b) => b.start,
     }),
-    attempts: t.exposeInt('attempts'),
+    deliveries: t.exposeInt('deliveries', {
+      description: 'Deliveries attempted in it, each counted once however many attempts it had there',
+    }),
+    attempts: t.exposeInt('attempts', { description: 'HTTP requests made, retries included' }),
     succeeded: t.exposeInt('succeeded', { description: 'Attempts answered 2xx' }),
     failed: t.exposeInt('failed', { description: 'Attempts answered otherwise, or not answered' }),
     successRate: t.exposeFloat('successRate', {

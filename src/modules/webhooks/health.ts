@@ -14,6 +14,8 @@ export type HealthWindow = keyof typeof healthWindows;
 export interface HealthBucket {
   /** The bucket's first instant (an hour, or midnight in the store's time zone). */
   start: Date;
+  /** Deliveries attempted in the bucket, each once however many attempts it had there. */
+  deliveries: number;
   /** Requests made to the endpoint in the bucket: every attempt, retries included. */
   attempts: number;
   /** Attempts answered 2xx. */
@@ -28,6 +30,7 @@ export interface HealthBucket {
 
 interface BucketRow {
   start: Date;
+  deliveries: number;
   attempts: number;
   succeeded: number;
   median: number | null;
@@ -36,7 +39,7 @@ interface BucketRow {
 
 /**
  * One statement: the window's buckets (every one, empty ones too), each aggregating its attempts
- * with one range scan of the ("endpointId", "createdAt") INCLUDE (status, "durationMs") index.
+ * with one range scan of the ("endpointId", "createdAt") INCLUDE (status, "durationMs", "deliveryId") index.
  * Buckets are cut in the store's zone (a day of 23 or 25 hours at a DST change stays one day) and
  * compared as the UTC timestamps the attempts are stored in, so the index applies.
  */
@@ -52,10 +55,11 @@ buckets AS (
               ELSE (n.unit_start - (k - 1) * interval '1 day') AT TIME ZONE n.tz END AS finish
     FROM local_now AS n, generate_series($5::int - 1, 0, -1) AS k
 )
-SELECT b.start, a.attempts, a.succeeded, a.median, a.p95
+SELECT b.start, a.deliveries, a.attempts, a.succeeded, a.median, a.p95
   FROM buckets AS b
   CROSS JOIN LATERAL (
-    SELECT count(*)::int AS attempts,
+    SELECT count(DISTINCT at."deliveryId")::int AS deliveries,
+           count(*)::int AS attempts,
            (count(*) FILTER (WHERE at.status = 'success'))::int AS succeeded,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY at."durationMs") AS median,
            percentile_cont(0.95) WITHIN GROUP (ORDER BY at."durationMs") AS p95
@@ -81,6 +85,7 @@ export async function healthBuckets(
   );
   return rows.map((row) => ({
     start: row.start,
+    deliveries: row.deliveries,
     attempts: row.attempts,
     succeeded: row.succeeded,
     failed: row.attempts - row.succeeded,
