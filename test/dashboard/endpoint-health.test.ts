@@ -86,7 +86,9 @@ describe.each([
         const figures = health(page).getByRole('region', { name: 'Health, last 24 hours' });
         await expectText(figures, '4 attempts');
         await expectText(figures, '75% succeeded');
-        await health(page).getByText('Deliveries, attempts and success rate per hour, last 24 hours as a table').click();
+        await health(page)
+          .getByText('Deliveries, attempts and success rate per hour, last 24 hours as a table')
+          .click();
         const table = health(page).locator('details').first().locator('table');
         expect(await table.locator('tbody tr').count()).toBe(24);
         await expectText(table.locator('thead'), 'Hour');
