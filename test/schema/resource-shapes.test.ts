@@ -76,9 +76,9 @@ describe('one declaration per resource shape', () => {
       'StoreSettings',
       'WebhookDelivery',
       'WebhookEndpoint',
+      'WebhookRecovery',
       // the webhook.test event's object: only its payload schema uses the fragment
       'WebhookTestEvent',
-      'WebhookRecovery',
     ]);
   });
 
