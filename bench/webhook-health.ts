@@ -10,7 +10,7 @@ import { withBenchDatabase } from './database';
  * deliveries of one endpoint over the last 30 days (one attempt each, 5 % failed, durations 20–520 ms),
  * beside four other endpoints of 100,000 deliveries each, loaded with generate_series. Times the
  * last 24 hours and the last 30 days with the ("endpointId", "createdAt") INCLUDE (status,
- * "durationMs") index, then without it, in the same run.
+ * "durationMs", "deliveryId") index, then without it, in the same run.
  */
 const DELIVERIES = Number(process.env.BENCH_HEALTH_DELIVERIES ?? 1_000_000);
 const OTHERS = 4;
