@@ -274,3 +274,14 @@ export async function createCategory(server: TestServer, key: string, name: stri
   expect(res.status).toBe(201);
   return (await res.json()).data as { id: string; name: string };
 }
+
+/** The most of `times` (ms) that fall in any half-open window [t, t + 1000): a receiver's busiest second. */
+export function mostInOneSecond(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let start = 0, end = 0; start < sorted.length; start++) {
+    while (end < sorted.length && (sorted[end] as number) < (sorted[start] as number) + 1000) end++;
+    most = Math.max(most, end - start);
+  }
+  return most;
+}

@@ -7,6 +7,7 @@ import {
   createCategory,
   eventually,
   jsonHeaders,
+  mostInOneSecond,
   type Receiver,
   serverEnv,
   startReceiver,
@@ -69,17 +70,6 @@ afterAll(async () => {
   await receiver.close();
   await server.close();
 });
-
-/** The most of `times` (ms) in any half-open window [t, t + 1000). */
-function mostInOneSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let start = 0, end = 0; start < sorted.length; start++) {
-    while (end < sorted.length && (sorted[end] as number) < (sorted[start] as number) + 1000) end++;
-    most = Math.max(most, end - start);
-  }
-  return most;
-}
 
 it(`two worker processes deliver ${EVENTS} events to a ${RATE}-per-second endpoint with at most ${RATE} in any second, each once on its first attempt`, async () => {
   const { key, endpointId } = await storeWithEndpoint(server, receiver.url('/rated'));

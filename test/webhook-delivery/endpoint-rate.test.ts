@@ -17,6 +17,7 @@ import {
   createCategory,
   eventually,
   jsonHeaders,
+  mostInOneSecond,
   type Receiver,
   serverEnv,
   startReceiver,
@@ -82,17 +83,6 @@ afterAll(async () => {
   await receiver.close();
   await server.close();
 });
-
-/** The most of `times` (ms) that fall in any half-open window [t, t + 1000). */
-function mostInOneSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let start = 0, end = 0; start < sorted.length; start++) {
-    while (end < sorted.length && (sorted[end] as number) < (sorted[start] as number) + 1000) end++;
-    most = Math.max(most, end - start);
-  }
-  return most;
-}
 
 const patch = (key: string, id: string, body: unknown) =>
   server.request(`${base}/${id}`, { method: 'PATCH', headers: jsonHeaders(key), body: JSON.stringify(body) });
