@@ -64,6 +64,7 @@ export function createApp(deps: AppDeps): Express {
     readCache,
     limits: config.queryLimits,
     costBudget: deps.runtime.costBudget,
+    readRouting: deps.runtime.readRouting,
     costInFlight: config.storeMaxCostInFlight > 0 ? new CostInFlight(config.storeMaxCostInFlight) : null,
     logger: deps.logger,
     graphiql: config.graphiql,

@@ -11,6 +11,12 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /** A session-holding connection to the primary (worker, migrations); unset: DATABASE_URL. */
+    DATABASE_DIRECT_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /** A streaming replica for reads (README "Deploying at scale"); unset: every read on the primary. */
+    DATABASE_REPLICA_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /** Reads leave a replica that has not replayed what the primary had this long ago. */
+    REPLICA_MAX_LAG_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Express "trust proxy": false, true (refused in production), a hop count or a list of proxy addresses. */
@@ -117,6 +123,14 @@ const schema = z
         message: `is required in production (without it the embedded PostgreSQL is seeded with demo accounts whose password is ${DEMO_PASSWORD_HINT})`,
       });
     }
+    if (env.DATABASE_URL && pooledUrl(env.DATABASE_URL).pooled && !env.DATABASE_DIRECT_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_DIRECT_URL'],
+        message:
+          'is required when DATABASE_URL names PgBouncer (?pgbouncer=true): the worker and migrations need a session of their own on the primary',
+      });
+    }
     if (env.NODE_ENV === 'production' && trustsEveryHop(env.TRUST_PROXY)) {
       ctx.addIssue({
         code: 'custom',
@@ -154,7 +168,15 @@ const schema = z
     isProduction: env.NODE_ENV === 'production',
     port: env.PORT,
     host: env.HOST,
-    databaseUrl: env.DATABASE_URL,
+    /** DATABASE_URL without Prisma's `pgbouncer=true` marker, which `databasePooled` holds. */
+    databaseUrl: env.DATABASE_URL && pooledUrl(env.DATABASE_URL).url,
+    /** DATABASE_URL names PgBouncer in transaction mode (`?pgbouncer=true`): no prepared statements. */
+    databasePooled: env.DATABASE_URL !== undefined && pooledUrl(env.DATABASE_URL).pooled,
+    /** What needs a session (graphile-worker's LISTEN and advisory locks, migrations): DATABASE_DIRECT_URL. */
+    databaseDirectUrl: env.DATABASE_DIRECT_URL ?? (env.DATABASE_URL && pooledUrl(env.DATABASE_URL).url),
+    replica: env.DATABASE_REPLICA_URL
+      ? { url: pooledUrl(env.DATABASE_REPLICA_URL).url, maxLagMs: env.REPLICA_MAX_LAG_MS }
+      : undefined,
     redisUrl: env.REDIS_URL,
     logLevel: env.LOG_LEVEL,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -222,6 +244,18 @@ const DEV_WEBHOOK_SECRET_KEY = createHash('sha256')
   .update('commerce-service development webhook key')
   .digest();
 
+/**
+ * Prisma's convention: `?pgbouncer=true` on a database URL says PgBouncer in transaction mode is in
+ * front. pg does not know the parameter (it would send it as a startup option), so it is taken off.
+ */
+export function pooledUrl(value: string): { url: string; pooled: boolean } {
+  const url = new URL(value);
+  const flag = url.searchParams.get('pgbouncer');
+  if (flag === null) return { url: value, pooled: false };
+  url.searchParams.delete('pgbouncer');
+  return { url: url.toString(), pooled: flag === 'true' || flag === '1' };
+}
+
 function isOrigin(value: string): boolean {
   try {
     return new URL(value).origin === value;
@@ -277,6 +311,10 @@ export function configWarnings(config: Config, role: { api: boolean }): string[]
   if (role.api && config.trustsEveryProxy)
     warnings.push(
       "TRUST_PROXY trusts every X-Forwarded-For hop: any client can pick its own address past IP allowlists and the sign-in throttle; set the hop count (1) or the proxies' addresses (production refuses it)",
+    );
+  if (role.api && config.databasePooled && config.statementTimeoutMs > 0)
+    warnings.push(
+      "DB_STATEMENT_TIMEOUT_MS is not sent through PgBouncer (it refuses the startup parameter): set statement_timeout in PgBouncer's connect_query or on the database role",
     );
   if (role.api && config.metrics.closed)
     warnings.push('/metrics answers 404 in production without a token: set METRICS_TOKEN to scrape /metrics');

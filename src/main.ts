@@ -101,19 +101,45 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
     databaseUrl = embedded.url;
   }
   progress.databaseUrl = databaseUrl;
+  // What needs a session (migrations' advisory lock, graphile-worker's LISTEN and locks) connects
+  // directly; the API's requests through DATABASE_URL, which may be PgBouncer (README "Deploying at scale").
+  const directUrl = config.databaseDirectUrl ?? databaseUrl;
   if (role === 'all') {
-    const result = await migrate(databaseUrl, (line) => logger.info(line));
+    const result = await migrate(directUrl, (line) => logger.info(line));
     logger.info('database schema up to date (%d applied now)', result.applied.length);
   }
-  const db = connectDatabase(databaseUrl, {
-    max: role === 'api' ? undefined : workerPoolSize(config.workerConcurrency),
+  const apiUrl = role === 'worker' ? directUrl : databaseUrl;
+  const pooled = apiUrl !== directUrl && config.databasePooled;
+  const db = connectDatabase(apiUrl, {
+    max: role === 'api' || apiUrl !== directUrl ? undefined : workerPoolSize(config.workerConcurrency),
     statementTimeoutMs: config.statementTimeoutMs,
+    preparedStatements: !pooled,
+    startupParameters: !pooled,
   });
   stops.resource(() => db.close());
   // A database refusing this process shows here, before anything listens.
   await db.pool.query('SELECT 1');
   const availability = watchAvailability(db.pool, logger);
   stops.resource(async () => availability.stop());
+  let workerDb = db;
+  let workerAvailability = availability;
+  if (role === 'all' && directUrl !== apiUrl) {
+    const direct = connectDatabase(directUrl, {
+      max: workerPoolSize(config.workerConcurrency),
+      statementTimeoutMs: config.statementTimeoutMs,
+    });
+    stops.resource(() => direct.close());
+    await direct.pool.query('SELECT 1');
+    workerDb = direct;
+    workerAvailability = watchAvailability(direct.pool, logger);
+    stops.resource(async () => workerAvailability.stop());
+  }
+  // The read replica is never waited for: down at start, reads go to the primary (one warning).
+  const replica =
+    config.replica && role !== 'worker'
+      ? connectDatabase(config.replica.url, { statementTimeoutMs: config.statementTimeoutMs })
+      : null;
+  if (replica) stops.resource(() => replica.close());
   const demo =
     role === 'all' && (!config.databaseUrl || config.seedDemo) ? await seedOnFirstBoot(db, config) : null;
 
@@ -126,7 +152,13 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
     logger.warn('no REDIS_URL: rate limits and usage counts are kept in this process only');
   }
 
-  const runtime = createRuntime({ config, prisma: db.prisma, redis, logger });
+  const runtime = createRuntime({
+    config,
+    prisma: db.prisma,
+    redis,
+    logger,
+    replica: replica && config.replica ? { prisma: replica.prisma, maxLagMs: config.replica.maxLagMs } : null,
+  });
   await runtime.start();
   stops.resource(() => runtime.stop());
 
@@ -153,15 +185,15 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
   }
   let worker: Runner | undefined;
   if (role !== 'api') {
-    surviveLostJobReports(availability);
+    surviveLostJobReports(workerAvailability);
     worker = await startWorker({
-      pgPool: db.pool,
+      pgPool: workerDb.pool,
       logger,
       concurrency: config.workerConcurrency,
       usageMeter: runtime.usage,
-      prisma: db.prisma,
+      prisma: workerDb.prisma,
       webhooks: webhookWorkerOptions(config, logger, {}, redis),
-      availability,
+      availability: workerAvailability,
     });
     const running = worker;
     stops.listener(() => running.stop());

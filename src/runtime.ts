@@ -15,6 +15,8 @@ import { rateLimitHeaders } from './ratelimit/headers';
 import { DataVersions, versionKeyPrefix } from './read-cache/data-version';
 import { createReadCache, type ReadCache } from './read-cache/read-cache';
 import { REDIS_KEY_PREFIX } from './redis';
+import { createReadRouting, type ReadRouting } from './replica/read-routing';
+import { StorePositions } from './replica/store-positions';
 import { createUsageMeter, type UsageMeter } from './usage/meter';
 import { webhookServicesFrom } from './webhook-delivery/services';
 
@@ -30,6 +32,8 @@ export interface Runtime {
   costBudget: CostBudget | null;
   /** The session cookie's name and Secure rule, from NODE_ENV. */
   sessionCookie: SessionCookiePolicy;
+  /** Where queries read (DATABASE_REPLICA_URL); null: every read on the primary. */
+  readRouting: ReadRouting | null;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -42,6 +46,8 @@ export function createRuntime(options: {
   now?: () => Date;
   /** Tests isolate their Redis keys with a prefix of their own. */
   redisKeyPrefix?: string;
+  /** The read replica's client (DATABASE_REPLICA_URL), with REPLICA_MAX_LAG_MS. */
+  replica?: { prisma: PrismaClient; maxLagMs: number; pollMs?: number } | null;
 }): Runtime {
   const { config, prisma, redis, logger } = options;
   const now = options.now ?? (() => new Date());
@@ -74,6 +80,16 @@ export function createRuntime(options: {
     redisTimeoutMs: config.redisTimeoutMs,
   });
 
+  const readRouting = options.replica
+    ? createReadRouting({
+        primary: prisma,
+        replica: options.replica.prisma,
+        positions: new StorePositions(redis, { keyPrefix: `${prefix}walpos:`, logger }),
+        maxLagMs: options.replica.maxLagMs,
+        pollMs: options.replica.pollMs,
+        logger,
+      })
+    : null;
   const sessionCookie = sessionCookiePolicy(config);
   const loginThrottle = createLoginThrottle({ redis, keyPrefix: `${prefix}login:` });
   const services: RequestServices = {
@@ -82,7 +98,14 @@ export function createRuntime(options: {
     invalidateAuth: (target) => invalidation.publish(target),
     loginThrottle,
     webhooks: webhookServicesFrom(config),
-    storeChanged: (storeId) => readCache.storeChanged(storeId),
+    // The write's WAL position is recorded before the version is replaced: whoever reads the new
+    // version also finds the position its read must wait for on the replica.
+    storeChanged: readRouting
+      ? async (storeId) => {
+          await readRouting.written(storeId);
+          await readCache.storeChanged(storeId);
+        }
+      : (storeId) => readCache.storeChanged(storeId),
     sessionCookiePolicy: sessionCookie,
   };
   const costBudget = createCostBudget({
@@ -118,7 +141,14 @@ export function createRuntime(options: {
     readCache,
     costBudget,
     sessionCookie,
-    start: () => invalidation.start(),
-    stop: () => invalidation.stop(),
+    readRouting,
+    async start() {
+      await invalidation.start();
+      await readRouting?.start();
+    },
+    async stop() {
+      readRouting?.stop();
+      await invalidation.stop();
+    },
   };
 }

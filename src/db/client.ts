@@ -18,6 +18,18 @@ interface ConnectOptions {
   onQuery?: (sql: string) => void;
   /** PostgreSQL ends any statement of this pool running longer (lock waits included); 0: never. */
   statementTimeoutMs?: number;
+  /**
+   * Whether the server may keep statements prepared across transactions; false behind PgBouncer in
+   * transaction mode (`?pgbouncer=true`), whose next transaction may run on another server
+   * connection. Prisma's pg adapter names no statement unless asked, so false is what it does today.
+   */
+  preparedStatements?: boolean;
+  /**
+   * False behind PgBouncer in transaction mode, which refuses startup parameters it does not know
+   * (statement_timeout among them): the timeout is then PgBouncer's `connect_query` or the role's
+   * setting (README "Deploying at scale").
+   */
+  startupParameters?: boolean;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -94,7 +106,7 @@ export function connectDatabase(databaseUrl: string, options: ConnectOptions = {
     connectionString: databaseUrl,
     max: options.max ?? DEFAULT_POOL_SIZE,
     Client: poolClient(options.onQuery),
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.statementTimeoutMs && options.startupParameters !== false ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -15,6 +15,7 @@ import { useFairShare } from '../cost/plugins/fair-share';
 import { useQueryLimits } from '../cost/plugins/query-limits';
 import { requestedCost } from '../cost/query-cost';
 import type { ReadCache } from '../read-cache/read-cache';
+import type { ReadRouting } from '../replica/read-routing';
 import { execute } from './executor';
 import type { PreparedOperation } from './operation';
 import { type DoorRequest, doorContextClass, type PipelineContext } from './pipeline-context';
@@ -22,6 +23,7 @@ import { maskError, useErrors } from './plugins/errors';
 import { useIdempotency } from './plugins/idempotency';
 import { useInputBoundary } from './plugins/input-boundary';
 import { useReadCache } from './plugins/read-cache';
+import { useReadRouting } from './plugins/read-routing';
 import { useRequestContext } from './plugins/request-context';
 
 export interface PipelineDeps {
@@ -32,6 +34,8 @@ export interface PipelineDeps {
   limits: QueryLimits;
   /** Each principal's query-cost budget, charged before execution; null: none. */
   costBudget?: CostBudget | null;
+  /** Where a query reads (the replica or the primary); null: the primary. */
+  readRouting?: ReadRouting | null;
   /** Each store's share of cost executing at once in this process; null: unbounded. */
   costInFlight?: CostInFlight | null;
   logger: Logger;
@@ -87,7 +91,7 @@ const offlineGraphiQL = (options?: GraphiQLOptions) => {
  * wraps execution is one plugin, in this order (envelop runs onExecute hooks in order, and a plugin
  * that answers stops the ones after it): error logging, the caller's plugins (operation metrics),
  * query limits and cost (refuse early), request context and principal, the principal's cost budget,
- * the input boundary, read cache, idempotency, and last the store's fair share of execution (it
+ * the input boundary, read cache, read routing (replica or primary), idempotency, and last the store's fair share of execution (it
  * wraps execution itself). Error masking is yoga's, with our mask. README "Architecture" lists the
  * plugins in the same order (test/install/pipeline-plugins.test.ts).
  */
@@ -123,6 +127,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ...(deps.costBudget ? [useCostBudget(deps.costBudget)] : []),
       useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
+      ...(deps.readRouting ? [useReadRouting(deps.readRouting)] : []),
       useIdempotency(deps.schema, deps.secretBox),
       ...(deps.costInFlight ? [useFairShare(deps.costInFlight)] : []),
     ],
