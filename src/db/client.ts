@@ -106,7 +106,9 @@ export function connectDatabase(databaseUrl: string, options: ConnectOptions = {
     connectionString: databaseUrl,
     max: options.max ?? DEFAULT_POOL_SIZE,
     Client: poolClient(options.onQuery),
-    ...(options.statementTimeoutMs && options.startupParameters !== false ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.statementTimeoutMs && options.startupParameters !== false
+      ? { statement_timeout: options.statementTimeoutMs }
+      : {}),
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -50,20 +50,25 @@ export function createReadRouting(options: {
 
   const judge = (reason: string | null) => {
     usable = reason === null;
-    if (announced !== false && !usable) logger.warn(`read replica not used: ${reason}; reads go to the primary`);
+    if (announced !== false && !usable)
+      logger.warn(`read replica not used: ${reason}; reads go to the primary`);
     if (announced === false && usable) logger.info('read replica in use again');
     announced = usable;
   };
 
   const poll = async () => {
     try {
-      const [{ lsn: primaryLsn }] = await primary.$queryRaw<[{ lsn: string }]>`SELECT pg_current_wal_lsn()::text AS lsn`;
+      const [{ lsn: primaryLsn }] = await primary.$queryRaw<
+        [{ lsn: string }]
+      >`SELECT pg_current_wal_lsn()::text AS lsn`;
       notes.push({ at: Date.now(), position: walPosition(primaryLsn) });
     } catch {
       // The primary's own outage is watched elsewhere (src/db/availability.ts); reads fail there anyway.
     }
     try {
-      const [{ lsn }] = await replica.$queryRaw<[{ lsn: string | null }]>`SELECT pg_last_wal_replay_lsn()::text AS lsn`;
+      const [{ lsn }] = await replica.$queryRaw<
+        [{ lsn: string | null }]
+      >`SELECT pg_last_wal_replay_lsn()::text AS lsn`;
       reachable = true;
       replayed = walPosition(lsn);
       const behind = notes.findIndex((note) => note.position > replayed);
@@ -94,7 +99,9 @@ export function createReadRouting(options: {
     },
     async written(storeId) {
       try {
-        const [{ lsn }] = await primary.$queryRaw<[{ lsn: string }]>`SELECT pg_current_wal_lsn()::text AS lsn`;
+        const [{ lsn }] = await primary.$queryRaw<
+          [{ lsn: string }]
+        >`SELECT pg_current_wal_lsn()::text AS lsn`;
         await positions.written(storeId, walPosition(lsn));
       } catch (error) {
         logger.warn({ err: error, storeId }, 'WAL position after a write not read');

@@ -40,9 +40,7 @@ export interface PgTopology {
  * port, with the database `commerce` on them. `redis`: the Redis settings the services get (one
  * Redis by default; REDIS_CLUSTER_NODES for a cluster). As root the servers run as the `postgres` user.
  */
-export async function startPgTopology(
-  options: { redis?: Record<string, string> } = {},
-): Promise<PgTopology> {
+export async function startPgTopology(options: { redis?: Record<string, string> } = {}): Promise<PgTopology> {
   const dir = await mkdtemp(path.join(tmpdir(), 'commerce-topology-'));
   const owner = process.getuid?.() === 0 ? await postgresUser() : null;
   if (owner) await chown(dir, owner.uid, owner.gid);
@@ -63,7 +61,8 @@ export async function startPgTopology(
       '-c fsync=off',
       '-c full_page_writes=off',
     ].join(' ');
-  const pgCtl = (dataDir: string, args: string[]) => run(bin('pg_ctl'), ['-D', dataDir, ...args], { ...as, env });
+  const pgCtl = (dataDir: string, args: string[]) =>
+    run(bin('pg_ctl'), ['-D', dataDir, ...args], { ...as, env });
   const start = (dataDir: string, port: number) =>
     pgCtl(dataDir, ['-o', serverOptions(port), '-l', `${dataDir}.log`, '-w', '-t', '60', 'start']);
   const stop = (dataDir: string) => pgCtl(dataDir, ['-m', 'fast', '-w', '-t', '60', 'stop']);
@@ -79,7 +78,21 @@ export async function startPgTopology(
   await sql(url(primaryPort, 'postgres'), 'CREATE DATABASE commerce');
   await run(
     bin('pg_basebackup'),
-    ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync'],
+    [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primaryPort),
+      '-U',
+      'postgres',
+      '-D',
+      replicaDir,
+      '-R',
+      '-X',
+      'stream',
+      '--checkpoint=fast',
+      '--no-sync',
+    ],
     { ...as, env },
   );
   await start(replicaDir, replicaPort);

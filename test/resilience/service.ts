@@ -12,6 +12,8 @@ export interface RunningService {
   ready(timeoutMs?: number): Promise<void>;
   /** SIGTERM, then the exit. */
   stop(): Promise<void>;
+  /** SIGKILL (a crash: nothing drains), then the exit. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -77,6 +79,10 @@ export function startServiceProcess(
     },
     async stop() {
       if (!exit) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (!exit) child.kill('SIGKILL');
       await exited;
     },
   };
