@@ -128,3 +128,52 @@ describe('start-up warnings (configWarnings), one line each naming the setting',
     ]);
   });
 });
+
+describe('DATABASE_URL behind PgBouncer, DATABASE_DIRECT_URL, DATABASE_REPLICA_URL', () => {
+  const pooled = 'postgresql://app@bouncer:6432/commerce?pgbouncer=true&sslmode=disable';
+  const direct = 'postgresql://app@primary:5432/commerce';
+
+  test('?pgbouncer=true marks the URL pooled and is taken off before pg sees it', () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct });
+    expect(config.databasePooled).toBe(true);
+    expect(new URL(config.databaseUrl!).searchParams.has('pgbouncer')).toBe(false);
+    expect(new URL(config.databaseUrl!).searchParams.get('sslmode')).toBe('disable');
+    expect(config.databaseDirectUrl).toBe(direct);
+  });
+
+  test('without the marker the URL is direct, and DATABASE_DIRECT_URL defaults to it', () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: direct });
+    expect(config).toEqual(
+      expect.objectContaining({ databaseUrl: direct, databasePooled: false, databaseDirectUrl: direct }),
+    );
+    expect(config.replica).toBeUndefined();
+  });
+
+  test('refuses PgBouncer without a direct URL, in one line naming DATABASE_DIRECT_URL', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', DATABASE_URL: pooled })).toThrow(
+      /DATABASE_DIRECT_URL: is required/,
+    );
+  });
+
+  test('warns that the statement timeout is not sent through PgBouncer', () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct });
+    expect(configWarnings(config, { api: true }).join('\n')).toMatch(
+      /DB_STATEMENT_TIMEOUT_MS is not sent through PgBouncer/,
+    );
+  });
+
+  test('a replica comes with its lag bound (default 2000 ms)', () => {
+    const replica = 'postgresql://app@replica:5432/commerce';
+    expect(loadConfig({ NODE_ENV: 'test', DATABASE_REPLICA_URL: replica }).replica).toEqual({
+      url: replica,
+      maxLagMs: 2000,
+    });
+    expect(
+      loadConfig({ NODE_ENV: 'test', DATABASE_REPLICA_URL: replica, REPLICA_MAX_LAG_MS: '500' }).replica
+        ?.maxLagMs,
+    ).toBe(500);
+    expect(() => loadConfig({ NODE_ENV: 'test', REPLICA_MAX_LAG_MS: 'soon' })).toThrow(
+      /REPLICA_MAX_LAG_MS: /,
+    );
+  });
+});

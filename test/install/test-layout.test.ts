@@ -12,6 +12,7 @@ const WHOLE_SERVICE = [
   'fuzz',
   'e2e',
   'resilience',
+  'scale',
   'concurrency',
   'dashboard',
   'install',
