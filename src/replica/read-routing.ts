@@ -80,7 +80,7 @@ export function createReadRouting(options: {
       judge(lag > maxLagMs ? `it lags ${lag} ms behind the primary (REPLICA_MAX_LAG_MS ${maxLagMs})` : null);
     } catch (error) {
       reachable = false;
-      judge(`unreachable (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      judge(`unreachable (${reasonOf(error)})`);
     }
   };
 
@@ -110,7 +110,7 @@ export function createReadRouting(options: {
     replicaFailed(error) {
       if (!reachable) return;
       reachable = false;
-      judge(`a read failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      judge(`a read failed (${reasonOf(error)})`);
     },
     async start() {
       await poll();
@@ -121,4 +121,10 @@ export function createReadRouting(options: {
       clearTimeout(timer);
     },
   };
+}
+
+/** One line for the log: a connection refused comes as an AggregateError with no message, only a code. */
+function reasonOf(error: unknown): string {
+  const { message, code } = (error ?? {}) as { message?: string; code?: string };
+  return message?.split('\n')[0] || code || String(error);
 }

@@ -38,6 +38,9 @@ const env = () => ({
   // The machine is shared with other tests: Redis answers slower than the 100 ms default at times,
   // and a limit decided without it is per process.
   REDIS_TIMEOUT_MS: '2000',
+  // Longer than any pause of the test (pg_ctl stop can take seconds): fetch never reuses a socket the
+  // server is closing as idle (an ECONNRESET that says nothing about the service).
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000',
   AUTH_FAILURES_PER_IP_MAX: '1000000',
   WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   NODE_EXTRA_CA_CERTS: path.join(root, 'test', 'fixtures', 'tls', 'receiver.crt'),
