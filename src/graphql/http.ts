@@ -13,6 +13,8 @@ export interface GraphQLDoorDeps {
   pipeline: Pipeline;
   /** The one JSON body reader of the doors (size limit, media type, INVALID_JSON). */
   readBody: (req: Request, res: Response) => Promise<void>;
+  /** Whether a JSON POST is run here (default) or left to yoga like every other request. */
+  lean?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): RequestHandler {
           'Send one operation per request; batched (array) bodies are not supported',
         ),
       );
-    const params = isYogaJson(req) ? operationText(req.body) : undefined;
+    const params = deps.lean !== false && isYogaJson(req) ? operationText(req.body) : undefined;
     const mediaType = params && responseMediaType(req.headers.accept);
     const running = mediaType && deps.pipeline.runText(params, { req, res, door: 'graphql' });
     if (!running) return deps.pipeline.graphql(req, res);
