@@ -107,7 +107,11 @@ class Captured {
     init: { status: number; headers: Record<string, string> },
   ) {
     this.status = init.status;
-    this.headers = { ...init.headers, 'content-length': String(Buffer.byteLength(body)) };
+    // Names in lower case, as yoga's fetch Response hands them to Node: the same bytes on the wire.
+    const headers: Record<string, string> = {};
+    for (const name in init.headers) headers[name.toLowerCase()] = init.headers[name] as string;
+    headers['content-length'] = String(Buffer.byteLength(body));
+    this.headers = headers;
   }
 }
 const captured = { Response: Captured } as unknown as Parameters<typeof processRegularResult>[1];
