@@ -5,9 +5,9 @@ import type { Context } from '../../context';
 import { cacheableRead, type requireScope } from '../../field-extensions';
 import { lookup } from '../lookup';
 import { registerNode } from '../node/registry';
-import { plannedSelection } from '../selection-plans';
 import type { PageArgs } from '../pagination/page';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { plannedSelection } from '../selection-plans';
 import type { Selection, SortArgs, StoreRows } from './rows';
 
 type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
