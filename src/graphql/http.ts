@@ -151,6 +151,20 @@ type ResponseMediaType = 'application/json' | 'application/graphql-response+json
  * either of its JSON types matches, `application/json` where both do; none: yoga's 406.
  */
 export function responseMediaType(accept: string | undefined): ResponseMediaType | undefined {
+  const key = accept ?? '';
+  if (negotiated.has(key)) return negotiated.get(key);
+  const mediaType = negotiate(key);
+  // Clients send a handful of Accept values; a client that varies it without end only refills this.
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(key, mediaType);
+  return mediaType;
+}
+
+/** Accept values seen, with the media type each negotiated (the same on every request). */
+const negotiated = new Map<string, ResponseMediaType | undefined>();
+const NEGOTIATED_MAX = 64;
+
+function negotiate(accept: string): ResponseMediaType | undefined {
   for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
     const [type = '', ...params] = entry.split(';');
     if ((params.find((param) => param.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') continue;
