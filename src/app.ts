@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): Express {
     createRestHandler({ pipeline, authenticate, routes, bodyLimitBytes: config.bodyLimitBytes }),
   );
 
-  app.use('/graphql', createGraphQLDoor({ pipeline, readBody }));
+  app.use('/graphql', createGraphQLDoor({ pipeline, readBody, lean: config.graphqlLeanPost }));
 
   // After the doors, which most requests are for: express tries its layers in order.
   app.get('/metrics', metrics.serve);

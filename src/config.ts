@@ -42,6 +42,8 @@ const schema = z
     /** Size of each API process's read cache, in MiB of answer text. */
     READ_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
     GRAPHIQL: bool.optional(),
+    /** false: every /graphql request is yoga's, the JSON POST too (README "The /graphql door"). */
+    GRAPHQL_LEAN_POST: bool.default(true),
     /** Comma-separated browser origins allowed to call the API (CORS) and to send cookie-authenticated writes. */
     CORS_ORIGINS: z.string().optional(),
     /** Query limits of /graphql (README "Query limits and cost"). */
@@ -196,6 +198,7 @@ const schema = z
     authFailures: { points: env.AUTH_FAILURES_PER_IP_MAX, durationSeconds: env.AUTH_FAILURES_WINDOW_SECONDS },
     readCache: { ttlMs: env.READ_CACHE_TTL_MS, maxBytes: env.READ_CACHE_MAX_MB * 1024 * 1024 },
     graphiql: env.GRAPHIQL ?? env.NODE_ENV !== 'production',
+    graphqlLeanPost: env.GRAPHQL_LEAN_POST,
     corsOrigins: corsOrigins(env.CORS_ORIGINS, env.NODE_ENV, env.PORT),
     queryLimits: {
       maxDepth: env.GRAPHQL_MAX_DEPTH,

@@ -13,6 +13,8 @@ export interface GraphQLDoorDeps {
   pipeline: Pipeline;
   /** The one JSON body reader of the doors (size limit, media type, INVALID_JSON). */
   readBody: (req: Request, res: Response) => Promise<void>;
+  /** Whether a JSON POST is run here (default) or left to yoga like every other request. */
+  lean?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): RequestHandler {
           'Send one operation per request; batched (array) bodies are not supported',
         ),
       );
-    const params = isYogaJson(req) ? operationText(req.body) : undefined;
+    const params = deps.lean !== false && isYogaJson(req) ? operationText(req.body) : undefined;
     const mediaType = params && responseMediaType(req.headers.accept);
     const running = mediaType && deps.pipeline.runText(params, { req, res, door: 'graphql' });
     if (!running) return deps.pipeline.graphql(req, res);
@@ -105,7 +107,11 @@ class Captured {
     init: { status: number; headers: Record<string, string> },
   ) {
     this.status = init.status;
-    this.headers = { ...init.headers, 'content-length': String(Buffer.byteLength(body)) };
+    // Names in lower case, as yoga's fetch Response hands them to Node: the same bytes on the wire.
+    const headers: Record<string, string> = {};
+    for (const name in init.headers) headers[name.toLowerCase()] = init.headers[name] as string;
+    headers['content-length'] = String(Buffer.byteLength(body));
+    this.headers = headers;
   }
 }
 const captured = { Response: Captured } as unknown as Parameters<typeof processRegularResult>[1];
@@ -145,6 +151,20 @@ type ResponseMediaType = 'application/json' | 'application/graphql-response+json
  * either of its JSON types matches, `application/json` where both do; none: yoga's 406.
  */
 export function responseMediaType(accept: string | undefined): ResponseMediaType | undefined {
+  const key = accept ?? '';
+  if (negotiated.has(key)) return negotiated.get(key);
+  const mediaType = negotiate(key);
+  // Clients send a handful of Accept values; a client that varies it without end only refills this.
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(key, mediaType);
+  return mediaType;
+}
+
+/** Accept values seen, with the media type each negotiated (the same on every request). */
+const negotiated = new Map<string, ResponseMediaType | undefined>();
+const NEGOTIATED_MAX = 64;
+
+function negotiate(accept: string): ResponseMediaType | undefined {
   for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
     const [type = '', ...params] = entry.split(';');
     if ((params.find((param) => param.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') continue;

@@ -1,9 +1,9 @@
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLSchema } from 'graphql';
 import { holdsPair, refusal } from '../../access/principal';
 import { builder } from '../../builder';
 import { notFound } from '../../errors';
 import { lookup } from '../lookup';
+import { plannedSelection } from '../selection-plans';
 import { nodeTypeOf } from './ids';
 import { NodeRef } from './interface';
 import { nodeLoader } from './registry';
@@ -25,7 +25,7 @@ builder.queryField('node', (t) =>
       // included, in its loader's statement); asking one of a plain object type (WebhookEndpoint)
       // throws "Expected … to have a model".
       const query = hasPrismaModel(info.schema, typeName)
-        ? queryFromInfo({ context: ctx, info, typeName })
+        ? plannedSelection({ context: ctx, info, typeName })
         : undefined;
       return node.load(ctx, id, query);
     },

@@ -1,5 +1,4 @@
 import type { ArgBuilder, ArgumentRef, ObjectRef } from '@pothos/core';
-import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from '../../builder';
 import type { Context } from '../../context';
@@ -8,6 +7,7 @@ import { lookup } from '../lookup';
 import { registerNode } from '../node/registry';
 import type { PageArgs } from '../pagination/page';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { plannedSelection } from '../selection-plans';
 import type { Selection, SortArgs, StoreRows } from './rows';
 
 type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
@@ -22,7 +22,6 @@ type FilterArgs<Filter> = { [K in keyof Filter]-?: ArgumentRef<BuilderTypes, Fil
 interface ReadFieldBuilder {
   field(options: object): unknown;
   prismaConnection(options: object, connection: object, edge: object): unknown;
-  prismaField(options: object): unknown;
 }
 
 /**
@@ -69,7 +68,7 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
         extensions,
         args: { page: pageArg, limit, ...spec.filters(fieldBuilder.arg), ...sort },
         resolve: (_root: unknown, args: PageArgs<Sort> & Filter, ctx: Context, info: GraphQLResolveInfo) =>
-          rows.page(ctx, args, queryFromInfo({ context: ctx, info, path: ['items'] })),
+          rows.page(ctx, args, plannedSelection({ context: ctx, info, path: ['items'] })),
       }),
       [`${spec.fields.list}Connection`]: t.prismaConnection(
         {
@@ -90,14 +89,14 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
         { name: `${name}Connection` },
         { name: `${name}Edge` },
       ),
-      [spec.fields.item]: t.prismaField({
+      [spec.fields.item]: t.field({
         ...lookup(noun),
         type: spec.ref,
         authScopes: scope,
         extensions,
         args: { id: fieldBuilder.arg.id({ required: true }) },
-        resolve: (query: Selection, _root: unknown, args: { id: string }, ctx: Context) =>
-          rows.get(ctx, args.id, query),
+        resolve: (_root: unknown, args: { id: string }, ctx: Context, info: GraphQLResolveInfo) =>
+          rows.get(ctx, args.id, plannedSelection({ context: ctx, info })),
       }),
     } as never;
   });
