@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/redis';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
@@ -35,7 +35,7 @@ export async function startTestServer(
   options: {
     logger?: Logger;
     /** Default: a connection to the test Redis with a key prefix of this server's own. null: no Redis. */
-    redis?: Redis | null;
+    redis?: RedisClient | null;
     /** Another server's database and Redis prefix: a second API process of the same deployment. */
     shareWith?: TestServer;
     /** Sees every SQL statement the server's Prisma client sends. */
