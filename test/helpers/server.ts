@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { RedisClient } from '../../src/redis';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/db/client';
 import { listen } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
+import type { RedisClient } from '../../src/redis';
 import { connectRedis } from '../../src/redis';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { createDatabaseFromTemplate, redisUrl } from './databases';
