@@ -21,11 +21,9 @@ const schema = z
           .map((node) => node.trim())
           .filter((node) => node !== ''),
       )
-      .pipe(
-        z
-          .array(z.string().regex(/^[^\s,/]+:\d{1,5}$/, 'each node is host:port'))
-          .min(1, 'names no node (host:port, comma-separated)'),
-      )
+      .refine((nodes) => nodes.length > 0 && nodes.every((node) => /^[^\s,/:]+:\d{1,5}$/.test(node)), {
+        message: 'must be one or more host:port, comma-separated (the seed nodes of a Redis Cluster)',
+      })
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Express "trust proxy": false, true (refused in production), a hop count or a list of proxy addresses. */
