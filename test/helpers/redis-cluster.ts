@@ -1,11 +1,16 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
 import { freePort } from './process';
 
-const run = promisify(execFile);
+/** Redis Cluster's slots, split over the three primaries as `redis-cli --cluster create` does. */
+const SLOT_RANGES: Array<[number, number]> = [
+  [0, 5460],
+  [5461, 10922],
+  [10923, 16383],
+];
 
 export interface RedisCluster {
   /** The primaries as REDIS_CLUSTER_NODES takes them ("127.0.0.1:port"). */
@@ -31,7 +36,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   const startNode = async (index: number) => {
     const { port, bus } = ports[index]!;
     const nodeDir = path.join(dir, String(port));
-    await run('mkdir', ['-p', nodeDir]);
+    mkdirSync(nodeDir, { recursive: true });
     const child = spawn(
       'redis-server',
       [
@@ -61,7 +66,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     children[index] = child;
     await until(async () => {
       if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-      return (await cli(port, 'ping').catch(() => '')) === 'PONG';
+      return (await command(port, 'PING').catch(() => '')) === 'PONG';
     }, `redis-server on port ${port} to answer`);
   };
   const stopNode = async (index: number) => {
@@ -80,10 +85,17 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   try {
     await Promise.all([0, 1, 2].map(startNode));
     const nodes = ports.map(({ port }) => `127.0.0.1:${port}`);
-    await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
+    // What `redis-cli --cluster create … --cluster-replicas 0` does (no redis-cli needed): each
+    // primary takes its slots, then the first meets the others.
+    for (const [index, [from, to]] of SLOT_RANGES.entries())
+      await command(ports[index]!.port, 'CLUSTER', 'ADDSLOTSRANGE', from, to);
+    for (const { port, bus } of ports.slice(1))
+      await command(ports[0]!.port, 'CLUSTER', 'MEET', '127.0.0.1', port, bus);
     await until(async () => {
-      const infos = await Promise.all(ports.map(({ port }) => cli(port, 'cluster', 'info')));
-      return infos.every((info) => info.includes('cluster_state:ok'));
+      const infos = await Promise.all(ports.map(({ port }) => command(port, 'CLUSTER', 'INFO')));
+      return infos.every(
+        (info) => info.includes('cluster_state:ok') && info.includes('cluster_known_nodes:3'),
+      );
     }, 'the cluster to be ok on every node');
     return {
       nodes,
@@ -92,7 +104,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
         await startNode(index);
         const { port } = ports[index]!;
         await until(
-          async () => (await cli(port, 'cluster', 'info')).includes('cluster_state:ok'),
+          async () => (await command(port, 'CLUSTER', 'INFO')).includes('cluster_state:ok'),
           `port ${port} to rejoin the cluster`,
         );
       },
@@ -104,9 +116,22 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   }
 }
 
-async function cli(port: number, ...args: string[]): Promise<string> {
-  const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args]);
-  return stdout.trim();
+/** One command to one node, on a connection of its own. */
+async function command(port: number, name: string, ...args: Array<string | number>): Promise<string> {
+  const redis = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return String(await redis.call(name, ...args));
+  } finally {
+    redis.disconnect();
+  }
 }
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
