@@ -1,5 +1,4 @@
 import { type Runner, run, Logger as WorkerLogger } from 'graphile-worker';
-import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
@@ -7,6 +6,7 @@ import type { Config } from '../src/config';
 import type { DatabaseAvailability } from '../src/db/availability';
 import { isDatabaseUnavailable } from '../src/errors';
 import { createWebhookHttpClient } from '../src/outbound-http/http-client';
+import type { RedisClient } from '../src/redis';
 import { REDIS_KEY_PREFIX } from '../src/redis';
 import { taskName } from '../src/task-catalog';
 import type { UsageMeter } from '../src/usage/meter';
@@ -23,7 +23,7 @@ export function webhookWorkerOptions(
   config: Config,
   logger: Logger,
   overrides: Partial<WebhookWorkerOptions> = {},
-  redis: Redis | null = null,
+  redis: RedisClient | null = null,
 ): WebhookWorkerOptions {
   const { secrets, urlPolicy } = webhookServicesFrom(config);
   return {

@@ -1,5 +1,4 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createRestHandler } from '../rest/adapter';
 import { readJsonBody } from '../rest/body';
@@ -24,12 +23,13 @@ import { sendRestError } from './http/respond';
 import { compileTools } from './mcp/compile';
 import { createMcpHandler } from './mcp/http';
 import { mcpTools } from './mcp/tools';
+import type { RedisClient } from './redis';
 import type { Runtime } from './runtime';
 import { schema } from './schema';
 
 export interface AppDeps {
   config: Config;
-  redis: Redis | null;
+  redis: RedisClient | null;
   logger: Logger;
   runtime: Runtime;
 }

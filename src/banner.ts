@@ -36,9 +36,11 @@ export function banner(options: {
     ],
     [
       'Redis',
-      config.redisUrl
-        ? describeUrl(config.redisUrl)
-        : 'not configured: rate limits and usage counts are kept in this process',
+      typeof config.redis === 'object'
+        ? `Redis Cluster, seed nodes ${config.redis.clusterNodes.join(', ')}`
+        : config.redis
+          ? describeUrl(config.redis)
+          : 'not configured: rate limits and usage counts are kept in this process',
     ],
     [
       'Worker',

@@ -18,6 +18,19 @@ const schema = z
     /** Reads leave a replica that has not replayed what the primary had this long ago. */
     REPLICA_MAX_LAG_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    /** A Redis Cluster instead of one server: its seed nodes, comma-separated host:port (not with REDIS_URL). */
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((node) => node.trim())
+          .filter((node) => node !== ''),
+      )
+      .refine((nodes) => nodes.length > 0 && nodes.every((node) => /^[^\s,/:]+:\d{1,5}$/.test(node)), {
+        message: 'must be one or more host:port, comma-separated (the seed nodes of a Redis Cluster)',
+      })
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Express "trust proxy": false, true (refused in production), a hop count or a list of proxy addresses. */
     TRUST_PROXY: z.string().default('false'),
@@ -107,6 +120,14 @@ const schema = z
           'must be empty in production (a test-only allow-list that bypasses the webhook SSRF address policy)',
       });
     }
+    if (env.REDIS_URL && env.REDIS_CLUSTER_NODES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_CLUSTER_NODES'],
+        message:
+          'and REDIS_URL are both set: set REDIS_URL for one Redis server or REDIS_CLUSTER_NODES for a cluster, not both',
+      });
+    }
     if (env.NODE_ENV === 'production' && !env.WEBHOOK_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_SECRET_KEY'], message: 'is required in production' });
     }
@@ -180,6 +201,10 @@ const schema = z
       ? { url: pooledUrl(env.DATABASE_REPLICA_URL).url, maxLagMs: env.REPLICA_MAX_LAG_MS }
       : undefined,
     redisUrl: env.REDIS_URL,
+    /** The shared Redis (src/redis.ts): one server, a cluster's seed nodes, or none. */
+    redis: env.REDIS_CLUSTER_NODES
+      ? { clusterNodes: env.REDIS_CLUSTER_NODES }
+      : (env.REDIS_URL as string | undefined),
     logLevel: env.LOG_LEVEL,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     /** TRUST_PROXY trusts every hop (allowed outside production, with a warning). */

@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import express from 'express';
 import type { Runner } from 'graphile-worker';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { startWorker, surviveLostJobReports, webhookWorkerOptions } from '../jobs/worker';
 import { type SeedResult, seedDemoStore } from '../prisma/seed/demo-store';
@@ -19,6 +18,7 @@ import { apiHeaders } from './http/api-headers';
 import { healthRouter } from './http/health';
 import { listen } from './http/server';
 import { createLogger, terminalLogDestination } from './logger';
+import type { RedisClient } from './redis';
 import { connectRedis } from './redis';
 import { createRuntime } from './runtime';
 
@@ -143,13 +143,15 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
   const demo =
     role === 'all' && (!config.databaseUrl || config.seedDemo) ? await seedOnFirstBoot(db, config) : null;
 
-  let redis: Redis | null = null;
-  if (config.redisUrl) {
-    redis = connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisTimeoutMs });
+  let redis: RedisClient | null = null;
+  if (config.redis) {
+    redis = connectRedis(config.redis, logger, { commandTimeoutMs: config.redisTimeoutMs });
     const connection = redis;
     stops.resource(() => connection.quit().catch(() => connection.disconnect()));
   } else if (role !== 'worker') {
-    logger.warn('no REDIS_URL: rate limits and usage counts are kept in this process only');
+    logger.warn(
+      'no REDIS_URL (nor REDIS_CLUSTER_NODES): rate limits and usage counts are kept in this process only',
+    );
   }
 
   const runtime = createRuntime({

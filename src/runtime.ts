@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import { createAdmission } from './admission/admission';
@@ -14,6 +13,7 @@ import { type CostBudget, createCostBudget } from './cost/budget';
 import { rateLimitHeaders } from './ratelimit/headers';
 import { DataVersions, versionKeyPrefix } from './read-cache/data-version';
 import { createReadCache, type ReadCache } from './read-cache/read-cache';
+import type { RedisClient } from './redis';
 import { REDIS_KEY_PREFIX } from './redis';
 import { createReadRouting, type ReadRouting } from './replica/read-routing';
 import { StorePositions } from './replica/store-positions';
@@ -41,7 +41,7 @@ export interface Runtime {
 export function createRuntime(options: {
   config: Config;
   prisma: PrismaClient;
-  redis: Redis | null;
+  redis: RedisClient | null;
   logger: Logger;
   now?: () => Date;
   /** Tests isolate their Redis keys with a prefix of their own. */

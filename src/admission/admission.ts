@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BudgetCharge, CostDecision } from '../cost/budget';
 import { type RateLimitDecision, rateLimitDecision } from '../ratelimit/decision';
@@ -7,7 +6,8 @@ import { MemorySlidingWindow } from '../ratelimit/memory-window';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
 import { type DataVersions, VERSION_TTL_SECONDS, versionToken } from '../read-cache/data-version';
-import { firstConnection, writesPerTurn } from '../redis';
+import { firstConnection, type RedisClient, writesPerTurn } from '../redis';
+import { storeKey } from '../redis-keys';
 import type { UsageMeter } from '../usage/meter';
 import { type MeteredKey, utcDay } from '../usage/pending';
 import { TOTAL_TTL_SECONDS } from '../usage/redis-usage';
@@ -68,7 +68,7 @@ let sequence = 0;
  * answering; the read cache then answers nothing.
  */
 export function createAdmission(options: {
-  redis: Redis | null;
+  redis: RedisClient | null;
   rateLimit: { max: number; windowSeconds: number };
   /** Per staff member; defaults to the keys' rate limit. */
   sessionRateLimit?: { max: number; windowSeconds: number };
@@ -163,14 +163,14 @@ export function createAdmission(options: {
   return {
     async admit(key, now, admitOptions) {
       const requests = admitOptions?.requests ?? 1;
-      const usageKeys = usage.redisKeys(key.id);
+      const usageKeys = usage.redisKeys(key);
       const shared = usageKeys
         ? await inRedis<[number, number, string, number, number, string, number, number, number]>(
             script,
             window,
             now,
             {
-              keys: [windowPrefix + key.id, ...usageKeys],
+              keys: [storeKey(windowPrefix, key.storeId, key.id), ...usageKeys],
               args: [
                 key.id,
                 key.usageCount.toString(),
@@ -199,7 +199,7 @@ export function createAdmission(options: {
     },
     async admitSession(session, now, admitOptions) {
       const requests = admitOptions?.requests ?? 1;
-      const windowKey = `${windowPrefix}staff:${session.staffUserId}`;
+      const windowKey = storeKey(windowPrefix, session.storeId, `staff:${session.staffUserId}`);
       const shared = await inRedis<[number, number, string, string, number, number, number]>(
         sessionScript,
         sessionWindow,

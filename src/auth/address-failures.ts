@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RedisClient } from '../redis';
 import {
   consumeOne,
   type FailureLimit,
@@ -27,7 +27,7 @@ export class AddressFailures {
   private readonly limiter: RateLimiterAbstract;
   private readonly blockedUntil = new Map<string, number>();
 
-  constructor(options: { redis: Redis | null; keyPrefix: string; limit?: FailureLimit }) {
+  constructor(options: { redis: RedisClient | null; keyPrefix: string; limit?: FailureLimit }) {
     this.limiter = failureLimiter(options.redis, options.keyPrefix, options.limit ?? DEFAULT_AUTH_FAILURES);
   }
 

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -6,6 +5,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { AppError } from '../errors';
+import type { RedisClient } from '../redis';
 
 /** Failures allowed within a fixed window that starts at the first one. */
 export interface FailureLimit {
@@ -28,7 +28,7 @@ export class TooManyFailuresError extends AppError {
  * in process memory without Redis and, through the insurance limiter, while Redis is down or slow.
  */
 export function failureLimiter(
-  redis: Redis | null,
+  redis: RedisClient | null,
   keyPrefix: string,
   limit: FailureLimit,
 ): RateLimiterAbstract {

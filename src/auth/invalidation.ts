@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { type RedisClient, subscriberOf } from '../redis';
 
 export interface AuthTarget {
   keyId?: string;
@@ -14,10 +14,10 @@ const CHANNEL = 'commerce:auth-invalidate';
  * which is all there is.
  */
 export class AuthInvalidation {
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
 
   constructor(
-    private readonly redis: Redis | null,
+    private readonly redis: RedisClient | null,
     private readonly onInvalidate: (target: AuthTarget) => void,
     private readonly logger: Logger,
   ) {}
@@ -28,11 +28,7 @@ export class AuthInvalidation {
    */
   async start(): Promise<void> {
     if (!this.redis) return;
-    const subscriber = this.redis.duplicate({
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-      commandTimeout: undefined,
-    });
+    const subscriber = subscriberOf(this.redis);
     this.subscriber = subscriber;
     subscriber.on('error', () => {});
     subscriber.on('message', (_channel: string, message: string) => {

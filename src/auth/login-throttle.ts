@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis';
 import {
   consumeOne,
   type FailureLimit,
@@ -46,7 +46,7 @@ const accountKey = (email: string) =>
  * suspended store, the database away) gives both back; a refused one keeps them.
  */
 export function createLoginThrottle(options: {
-  redis: Redis | null;
+  redis: RedisClient | null;
   keyPrefix?: string;
   perAccount?: FailureLimit;
   perIp?: FailureLimit;

@@ -29,8 +29,8 @@ async function main(): Promise<number> {
   }
   const database = target instanceof ConfigError ? null : connectDatabase(target.url, { max: 2 });
   const logger = createLogger('warn');
-  const redis = config.redisUrl
-    ? connectRedis(config.redisUrl, logger, { commandTimeoutMs: config.redisTimeoutMs })
+  const redis = config.redis
+    ? connectRedis(config.redis, logger, { commandTimeoutMs: config.redisTimeoutMs })
     : null;
   const invalidation = new AuthInvalidation(redis, () => {}, logger);
   // The API processes' keys (src/runtime.ts): store writes from here replace the read cache's versions.

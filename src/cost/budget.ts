@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
+import type { RedisClient } from '../redis';
+import { storeKey } from '../redis-keys';
 import { costBudgetLua } from './budget.lua';
 
 /** What a charge decided: whether the cost fit, and what is left of the window's points. */
@@ -33,9 +34,15 @@ export interface BudgetCharge {
 export interface CostBudget {
   readonly windowSeconds: number;
   /** Prepares a charge of `cost` points to a holder's sliding window (./charge.ts names the holder). */
-  prepare(holder: string, cost: number, now: Date): BudgetCharge;
+  prepare(holder: BudgetHolder, cost: number, now: Date): BudgetCharge;
   /** Makes a prepared charge on its own: a round trip of its own, or memory without Redis. */
   charge(charge: BudgetCharge): Promise<CostDecision>;
+}
+
+/** Whose budget: a key's or a staff member's (`name`), kept in the store's shard (src/redis-keys.ts). */
+export interface BudgetHolder {
+  storeId: string;
+  name: string;
 }
 
 const processTag = randomBytes(6).toString('hex');
@@ -48,7 +55,7 @@ let sequence = 0;
  * null when the budget is off (0 points).
  */
 export function createCostBudget(options: {
-  redis: Redis | null;
+  redis: RedisClient | null;
   points: number;
   windowSeconds: number;
   keyPrefix: string;
@@ -99,13 +106,13 @@ export function createCostBudget(options: {
     windowSeconds,
     prepare(holder, cost, now) {
       const nowMs = now.getTime();
-      const key = options.keyPrefix + holder;
+      const key = storeKey(options.keyPrefix, holder.storeId, holder.name);
       const member = `${nowMs}:${processTag}:${(sequence++).toString(36)}:${cost}`;
       return {
         keys: [key, `${key}:spent`],
         args: [nowMs, windowMs, points, member, cost],
         decided: (reply) => decision(reply[0] === 1, reply[1], reply[2], nowMs),
-        locally: () => chargeLocally(holder, cost, nowMs),
+        locally: () => chargeLocally(holder.name, cost, nowMs),
       };
     },
     async charge(charge) {

@@ -1,13 +1,14 @@
 import type { Principal } from '../access/principal';
-import type { BudgetCharge, CostBudget } from './budget';
+import type { BudgetCharge, BudgetHolder, CostBudget } from './budget';
 
 /**
  * Whose query-cost budget a request spends: a key's, or a signed-in staff member's; nobody's for the
  * rest (a public operation, the system).
  */
-export function budgetHolder(principal: Principal | undefined | null): string | null {
-  if (principal?.kind === 'apiKey') return principal.keyId;
-  if (principal?.kind === 'session') return `staff:${principal.staffUserId}`;
+export function budgetHolder(principal: Principal | undefined | null): BudgetHolder | null {
+  if (principal?.kind === 'apiKey') return { storeId: principal.storeId, name: principal.keyId };
+  if (principal?.kind === 'session')
+    return { storeId: principal.storeId, name: `staff:${principal.staffUserId}` };
   return null;
 }
 

@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../../prisma/generated/client/client';
+import type { RedisClient } from '../redis';
 
 /**
  * /healthz: the process is up. /readyz: whether to send it traffic — 503 while PostgreSQL does not
  * answer (every request would be a 503); 200 `degraded` while only Redis does not, since requests go
  * on with per-process limits (a readiness check failing on Redis would take every process out at once).
  */
-export function healthRouter(deps: { prisma: PrismaClient; redis: Redis | null }): Router {
+export function healthRouter(deps: { prisma: PrismaClient; redis: RedisClient | null }): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
+import type { RedisClient } from '../redis';
+import { storeKey } from '../redis-keys';
 
 /**
  * A store's data version: a random token in Redis, shared by every API process, replaced after each
@@ -45,7 +46,7 @@ export class DataVersions {
   private readonly bumpGuard: RedisGuard;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: { keyPrefix: string; timeoutMs: number; logger: Logger },
   ) {
     this.currentScript = defineScript(redis, 'commerceDataVersion', dataVersionLua, 1);
@@ -80,8 +81,8 @@ export class DataVersions {
     return done === 'OK';
   }
 
-  /** The Redis key holding the store's version. */
+  /** The Redis key holding the store's version (in the store's shard, with its other keys). */
   key(storeId: string) {
-    return `${this.options.keyPrefix}${storeId}`;
+    return storeKey(this.options.keyPrefix, storeId, storeId);
   }
 }

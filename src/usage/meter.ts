@@ -1,6 +1,7 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../../prisma/generated/client/client';
+import type { RedisClient } from '../redis';
+import { STORE_SHARDS } from '../redis-keys';
 import { MemoryUsageCounter } from './memory-usage';
 import { type MeteredKey, type UsageDelta, utcDay } from './pending';
 import { RedisUsageCounter } from './redis-usage';
@@ -11,7 +12,7 @@ export interface UsageMeter {
    * The Redis keys the admission script counts this API key's usage in (the total the limit is
    * enforced on, the pending hash, the dirty set); null without Redis.
    */
-  redisKeys(keyId: string): [total: string, pending: string, dirty: string] | null;
+  redisKeys(key: { id: string; storeId: string }): [total: string, pending: string, dirty: string] | null;
   /**
    * Counts one request of the key in this process unless its usage limit is reached: without Redis
    * or while it fails (the limit then holds per process).
@@ -26,6 +27,8 @@ export interface UsageMeter {
 
 /** Keys claimed from Redis and written to PostgreSQL per transaction. */
 const FLUSH_BATCH = 200;
+/** Shards whose dirty sets are read at once. */
+const SHARDS_PER_READ = 128;
 
 /**
  * docs/design.md "API keys", usage: counted exactly in Redis as requests arrive, by the admission script in
@@ -34,7 +37,7 @@ const FLUSH_BATCH = 200;
  * process (the limit then holds per process) and flushed by this process's flush().
  */
 export function createUsageMeter(options: {
-  redis: Redis | null;
+  redis: RedisClient | null;
   logger: Logger;
   keyPrefix?: string;
 }): UsageMeter {
@@ -62,7 +65,7 @@ export function createUsageMeter(options: {
   };
 
   return {
-    redisKeys: (keyId) => shared?.keysOf(keyId) ?? null,
+    redisKeys: (key) => shared?.keysOf(key) ?? null,
 
     recordLocally: (key, now, requests) => memory.record(key, utcDay(now), now.getTime(), requests),
 
@@ -73,28 +76,43 @@ export function createUsageMeter(options: {
         for (const id of await write(prisma, local, async (d) => memory.restore(d))) flushed.add(id);
       }
       if (!shared) return flushed.size;
-      let dirty: string[];
-      try {
-        dirty = await shared.dirtyKeyIds();
-      } catch (error) {
-        logger.warn({ err: error }, 'usage: redis unavailable; its pending usage waits for the next flush');
-        return flushed.size;
-      }
-      for (let start = 0; start < dirty.length; start += FLUSH_BATCH) {
-        // A claim is destructive: once Redis has run it, the usage exists only in this batch (and is
-        // lost should the reply never arrive: usage is flushed at most once, never twice).
-        let deltas: UsageDelta[];
-        try {
-          deltas = await shared.claim(dirty.slice(start, start + FLUSH_BATCH));
-        } catch (error) {
-          logger.warn(
-            { err: error },
-            'usage: redis failed during the flush; the rest waits for the next one',
-          );
-          break;
+      // Every shard's dirty set (src/redis-keys.ts), a batch of shards at a time: SMEMBERS of an
+      // empty set is cheap, and a shard on a node that is down waits for the next flush.
+      let failed = 0;
+      for (let first = 0; first < STORE_SHARDS; first += SHARDS_PER_READ) {
+        const shards = Array.from(
+          { length: Math.min(SHARDS_PER_READ, STORE_SHARDS - first) },
+          (_, i) => first + i,
+        );
+        const dirty = await Promise.all(
+          shards.map((shard) =>
+            shared.dirtyKeyIds(shard).catch(() => {
+              failed++;
+              return [] as string[];
+            }),
+          ),
+        );
+        for (const [index, ids] of dirty.entries()) {
+          const shard = shards[index]!;
+          for (let start = 0; start < ids.length; start += FLUSH_BATCH) {
+            // A claim is destructive: once Redis has run it, the usage exists only in this batch (and is
+            // lost should the reply never arrive: usage is flushed at most once, never twice).
+            let deltas: UsageDelta[];
+            try {
+              deltas = await shared.claim(shard, ids.slice(start, start + FLUSH_BATCH));
+            } catch {
+              failed++;
+              break;
+            }
+            for (const id of await write(prisma, deltas, (d) => shared.restore(shard, d))) flushed.add(id);
+          }
         }
-        for (const id of await write(prisma, deltas, (d) => shared.restore(d))) flushed.add(id);
       }
+      if (failed > 0)
+        logger.warn(
+          { shards: failed },
+          'usage: redis unavailable for some store shards; their pending usage waits for the next flush',
+        );
       return flushed.size;
     },
   };

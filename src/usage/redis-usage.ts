@@ -1,5 +1,6 @@
-import type { Redis } from 'ioredis';
 import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
+import type { RedisClient } from '../redis';
+import { shardKey, storeShard } from '../redis-keys';
 import type { UsageDelta } from './pending';
 import { claimUsageLua, restoreUsageLua } from './usage.lua';
 
@@ -13,33 +14,39 @@ export const TOTAL_TTL_SECONDS = 30 * 24 * 3600;
 export class RedisUsageCounter {
   private readonly claimScript: ScriptCall;
   private readonly restoreScript: ScriptCall;
-  private readonly dirtyKey: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {
     this.claimScript = defineScript(redis, 'commerceClaimUsage', claimUsageLua);
     this.restoreScript = defineScript(redis, 'commerceRestoreUsage', restoreUsageLua, 2);
-    this.dirtyKey = `${prefix}dirty`;
   }
 
-  /** The keys `record_usage` (usage.lua.ts) takes for this API key: its total, pending hash, dirty set. */
-  keysOf(keyId: string): [total: string, pending: string, dirty: string] {
-    return [`${this.prefix}total:${keyId}`, this.pendingKey(keyId), this.dirtyKey];
+  /**
+   * The keys `record_usage` (usage.lua.ts) takes for this API key: its total, pending hash, and its
+   * store shard's dirty set, all in the shard (src/redis-keys.ts).
+   */
+  keysOf(key: { id: string; storeId: string }): [total: string, pending: string, dirty: string] {
+    const shard = storeShard(key.storeId);
+    return [
+      shardKey(this.prefix, shard, `total:${key.id}`),
+      this.pendingKey(shard, key.id),
+      this.dirtyKey(shard),
+    ];
   }
 
-  /** Ids of the keys with usage pending. */
-  dirtyKeyIds(): Promise<string[]> {
-    return this.redis.smembers(this.dirtyKey);
+  /** Ids of the keys of a shard with usage pending. */
+  dirtyKeyIds(shard: number): Promise<string[]> {
+    return this.redis.smembers(this.dirtyKey(shard));
   }
 
-  /** Reads and clears the pending usage of these keys in one atomic step. */
-  async claim(keyIds: string[]): Promise<UsageDelta[]> {
+  /** Reads and clears the pending usage of these keys of a shard in one atomic step. */
+  async claim(shard: number, keyIds: string[]): Promise<UsageDelta[]> {
     const replies = (await this.claimScript(
       keyIds.length + 1,
-      this.dirtyKey,
-      ...keyIds.map((id) => this.pendingKey(id)),
+      this.dirtyKey(shard),
+      ...keyIds.map((id) => this.pendingKey(shard, id)),
       ...keyIds,
     )) as string[][];
     const deltas: UsageDelta[] = [];
@@ -55,13 +62,13 @@ export class RedisUsageCounter {
     return deltas;
   }
 
-  /** Puts claimed usage back (its PostgreSQL write failed) so that the next flush takes it. */
-  async restore(deltas: UsageDelta[]): Promise<void> {
+  /** Puts claimed usage of a shard back (its PostgreSQL write failed) so that the next flush takes it. */
+  async restore(shard: number, deltas: UsageDelta[]): Promise<void> {
     for (const delta of deltas) {
       const fields = [...delta.days].flatMap(([day, count]) => [`d:${day}`, count]);
       await this.restoreScript(
-        this.dirtyKey,
-        this.pendingKey(delta.keyId),
+        this.dirtyKey(shard),
+        this.pendingKey(shard, delta.keyId),
         delta.keyId,
         'last',
         delta.lastUsedMs,
@@ -70,7 +77,11 @@ export class RedisUsageCounter {
     }
   }
 
-  private pendingKey(keyId: string) {
-    return `${this.prefix}pending:${keyId}`;
+  private pendingKey(shard: number, keyId: string) {
+    return shardKey(this.prefix, shard, `pending:${keyId}`);
+  }
+
+  private dirtyKey(shard: number) {
+    return shardKey(this.prefix, shard, 'dirty');
   }
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RedisGuard } from '../ratelimit/redis-guard';
 import { defineScript } from '../ratelimit/redis-script';
+import type { RedisClient } from '../redis';
 import { firstConnection } from '../redis';
 import { endpointRateAdmitLua, endpointRateFinishLua } from './rate.lua';
 import { ProcessRateWindows } from './rate-memory';
@@ -46,7 +46,7 @@ const processTag = randomBytes(6).toString('hex');
  * all (one worker process, development), the process holds the rate in its own memory, with a warning.
  */
 export function createDeliveryRateGate(options: {
-  redis: Redis | null;
+  redis: RedisClient | null;
   logger: Logger;
   /** Prefix of the endpoints' window keys. */
   keyPrefix: string;

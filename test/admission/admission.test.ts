@@ -101,7 +101,8 @@ describe.each([
     const { admission } = admissionOn(connection(), { keyPrefix, logger, max: 2 });
     const budget = budgetOn(connection(), keyPrefix, 100);
     const key = newKey({ usageLimit: 100 });
-    const charge = (at: Date, cost: number) => budget.prepare(key.id, cost, at);
+    const charge = (at: Date, cost: number) =>
+      budget.prepare({ storeId: key.storeId, name: key.id }, cost, at);
     const first = await admission.admit(key, t0, { budget: charge(t0, 60) });
     expect(first.costBudget).toMatchObject({ allowed: true, limit: 100, remaining: 40 });
     const over = await admission.admit(key, later(1), { budget: charge(later(1), 60) });
@@ -114,7 +115,7 @@ describe.each([
 
     const session = { staffUserId: `stf_${randomBytes(6).toString('hex')}`, storeId: 'str_x' };
     const staff = await admission.admitSession(session, t0, {
-      budget: budget.prepare(`staff:${session.staffUserId}`, 30, t0),
+      budget: budget.prepare({ storeId: session.storeId, name: `staff:${session.staffUserId}` }, 30, t0),
     });
     expect(staff.costBudget).toMatchObject({ allowed: true, remaining: 70 });
   });
@@ -146,7 +147,7 @@ describe('admission in Redis', () => {
     const charged = await commandNames(redis, async () => {
       result = await admission.admit(key, later(2), {
         withDataVersion: true,
-        budget: budget.prepare(key.id, 250, later(2)),
+        budget: budget.prepare({ storeId: key.storeId, name: key.id }, 250, later(2)),
       });
     });
     expect(charged).toEqual(['evalsha']);

@@ -31,6 +31,30 @@ describe('PUBLIC_URL', () => {
   });
 });
 
+describe('REDIS_CLUSTER_NODES', () => {
+  test('a cluster instead of REDIS_URL: its seed nodes, comma-separated host:port', () => {
+    expect(
+      loadConfig({ NODE_ENV: 'test', REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,' }).redis,
+    ).toEqual({
+      clusterNodes: ['10.0.0.1:7000', 'redis-b:7001'],
+    });
+    expect(loadConfig({ NODE_ENV: 'test', REDIS_URL: 'redis://cache:6379' }).redis).toBe(
+      'redis://cache:6379',
+    );
+    expect(loadConfig({ NODE_ENV: 'test' }).redis).toBeUndefined();
+  });
+
+  test('refuses both at once, and a node that is not host:port, in one line naming the setting', () => {
+    const both = { NODE_ENV: 'test', REDIS_URL: 'redis://cache:6379', REDIS_CLUSTER_NODES: 'redis-a:7000' };
+    expect(() => loadConfig(both)).toThrow(/REDIS_CLUSTER_NODES: and REDIS_URL are both set/);
+    for (const value of ['redis-a', 'redis://redis-a:7000', ' , ', 'redis-a:port']) {
+      expect(() => loadConfig({ NODE_ENV: 'test', REDIS_CLUSTER_NODES: value })).toThrow(
+        /REDIS_CLUSTER_NODES: /,
+      );
+    }
+  });
+});
+
 /** A valid production environment apart from the settings under test. */
 const production = {
   NODE_ENV: 'production',

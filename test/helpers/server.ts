@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { connectDatabase, type Database } from '../../src/db/client';
 import { listen } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
+import type { RedisClient } from '../../src/redis';
 import { connectRedis } from '../../src/redis';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { createDatabaseFromTemplate, redisUrl } from './databases';
@@ -35,7 +35,7 @@ export async function startTestServer(
   options: {
     logger?: Logger;
     /** Default: a connection to the test Redis with a key prefix of this server's own. null: no Redis. */
-    redis?: Redis | null;
+    redis?: RedisClient | null;
     /** Another server's database and Redis prefix: a second API process of the same deployment. */
     shareWith?: TestServer;
     /** Sees every SQL statement the server's Prisma client sends. */

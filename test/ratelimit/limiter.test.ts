@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../../src/redis';
+import { storeKey } from '../../src/redis-keys';
 import { admissionOn } from '../helpers/admission';
 import { redisUrl } from '../helpers/databases';
 import { captureLogs, deleteKeys, ready, testPrefix } from '../helpers/redis-prefix';
@@ -99,7 +100,7 @@ describe('rate limiter on Redis (exact sliding window)', () => {
     await rateLimiter.consume(k1, t0);
     expect((await rateLimiter.consume(k1, t0)).allowed).toBe(false);
     expect((await rateLimiter.consume(k2, t0)).allowed).toBe(true);
-    const ttl = await first.pttl(`${prefix}rl:${k1}`);
+    const ttl = await first.pttl(storeKey(`${prefix}rl:`, 'str_test', k1));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });

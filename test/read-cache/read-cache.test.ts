@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { toScopeObjects } from '../../src/access/scopes';
 import { createLogger } from '../../src/logger';
 import { connectRedis } from '../../src/redis';
+import { storeKey } from '../../src/redis-keys';
 import { redisUrl } from '../helpers/databases';
 import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { ready } from '../helpers/redis-prefix';
@@ -363,7 +364,7 @@ describe('when the version cannot be trusted', () => {
 
   it('a version lost from Redis (a restart) is a new version, never an old one again', async () => {
     await rest()();
-    const [versionKey] = await redis.keys(`${server.redisKeyPrefix}version:${store.id}`);
+    const [versionKey] = await redis.keys(storeKey(`${server.redisKeyPrefix}version:`, store.id, store.id));
     expect(versionKey).toBeDefined();
     await redis.del(versionKey as string);
     // Behind the API's back, so that only a changed version can reveal it.

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { connectRedis } from '../../src/redis';
+import { storeKey } from '../../src/redis-keys';
 import { makeKey, makeStore } from '../helpers/factories';
 import { captureLogs, type LogLine, ready } from '../helpers/redis-prefix';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -39,7 +40,7 @@ const warnings = (lines: LogLine[], message: string) =>
 
 async function newKey(server: TestServer) {
   const store = await makeStore(server.prisma);
-  return makeKey(server.prisma, store.id);
+  return { ...(await makeKey(server.prisma, store.id)), storeId: store.id };
 }
 
 async function statuses(server: TestServer, key: string, n: number) {
@@ -48,8 +49,8 @@ async function statuses(server: TestServer, key: string, n: number) {
   return answers;
 }
 
-const countedInRedis = (server: TestServer, keyId: string) =>
-  inspector.zcard(`${server.redisKeyPrefix}rl:${keyId}`);
+const countedInRedis = (server: TestServer, key: { keyId: string; storeId: string }) =>
+  inspector.zcard(storeKey(`${server.redisKeyPrefix}rl:`, key.storeId, key.keyId));
 
 describe('Redis going away and coming back', () => {
   it('requests go on with per-process limits, one warning per outage, and count in Redis again after', async () => {
@@ -60,7 +61,7 @@ describe('Redis going away and coming back', () => {
     try {
       const before = await newKey(server);
       expect(await statuses(server, before.secret, 3)).toEqual([200, 200, 200]);
-      expect(await countedInRedis(server, before.keyId)).toBe(3);
+      expect(await countedInRedis(server, before)).toBe(3);
 
       for (const outage of [1, 2]) {
         await redisServer.stop();
@@ -82,7 +83,7 @@ describe('Redis going away and coming back', () => {
         await new Promise((resolve) => setTimeout(resolve, 1100));
         const after = await newKey(server);
         expect(await statuses(server, after.secret, 3)).toEqual([200, 200, 200]);
-        expect(await countedInRedis(server, after.keyId)).toBe(3);
+        expect(await countedInRedis(server, after)).toBe(3);
         expect(
           lines.filter((line) => line.msg === 'rate limit and usage: redis answering again'),
         ).toHaveLength(outage);
@@ -114,7 +115,7 @@ describe('Redis going away and coming back', () => {
       proxy.open();
       const first = await requests;
       expect(first.map((res) => res.status)).toEqual(Array(LIMIT).fill(200));
-      expect(await countedInRedis(server, key.keyId)).toBe(LIMIT);
+      expect(await countedInRedis(server, key)).toBe(LIMIT);
       const next = await server.request('/api/v1/category', { key: key.secret });
       expect(next.status).toBe(429);
       expect(warnings(lines, 'rate limit and usage: redis unavailable')).toBe(0);
