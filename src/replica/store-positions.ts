@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis';
 import type { Logger } from 'pino';
 import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
 
@@ -25,7 +25,7 @@ export class StorePositions {
   private readonly record: ScriptCall | null;
 
   constructor(
-    private readonly redis: Redis | null,
+    private readonly redis: RedisClient | null,
     private readonly options: { keyPrefix: string; logger: Logger },
   ) {
     this.record = redis ? defineScript(redis, 'commerceWalPosition', recordLua, 1) : null;
