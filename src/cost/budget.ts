@@ -23,7 +23,12 @@ export interface CostDecision {
  * refund after execution leaves the actual one.
  */
 export type Reservation =
-  | { readonly where: 'redis'; readonly keys: [string, string]; readonly member: string; readonly cost: number }
+  | {
+      readonly where: 'redis';
+      readonly keys: [string, string];
+      readonly member: string;
+      readonly cost: number;
+    }
   | { readonly where: 'memory'; readonly holder: string; readonly entry: WindowEntry; readonly cost: number };
 
 interface WindowEntry {
@@ -159,7 +164,9 @@ export function createCostBudget(options: {
             reply[1],
             reply[2],
             nowMs,
-            reply[0] === 1 && cost > 0 ? { where: 'redis', keys: [key, `${key}:spent`], member, cost } : undefined,
+            reply[0] === 1 && cost > 0
+              ? { where: 'redis', keys: [key, `${key}:spent`], member, cost }
+              : undefined,
           ),
         locally: () => chargeLocally(holder, cost, nowMs),
       };

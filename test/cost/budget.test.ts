@@ -123,7 +123,8 @@ describe.each([
     const parent = await server.prisma.category.findFirstOrThrow({ where: { storeId: store.id } });
     await makeProducts(server.prisma, store.id, 100, parent.id);
     const { secret: key } = await makeKey(server.prisma, store.id);
-    const write = (name: string) => server.send('POST', '/api/v1/category', { name, parentId: parent.id }, key);
+    const write = (name: string) =>
+      server.send('POST', '/api/v1/category', { name, parentId: parent.id }, key);
     const created = await write('Coats');
     expect(created.status).toBe(201);
     expect(created.headers.get('x-cost-limit')).toBe(String(POINTS));

@@ -56,8 +56,12 @@ const budgets: Array<[string, () => CostBudget]> = [
 let holders = 0;
 const newHolder = () => `holder-${process.pid}-${holders++}`;
 
-describe.each(budgets)('reserve and refund %s', (_where, make) => {
-  const budget = make();
+describe.each(budgets)('reserve and refund %s', (where, make) => {
+  let budget: CostBudget;
+  // Made once the connection is (describe's body runs before beforeAll)
+  beforeAll(() => {
+    budget = make();
+  });
   const charge = (holder: string, cost: number, at: number) =>
     budget.charge(budget.prepare(holder, cost, new Date(at)));
   const refund = async (charged: CostDecision, actual: number, at: number) =>
@@ -68,6 +72,7 @@ describe.each(budgets)('reserve and refund %s', (_where, make) => {
     const t0 = Date.UTC(2026, 10, 26, 6);
     const charged = await charge(holder, 400, t0);
     expect(charged).toMatchObject({ allowed: true, remaining: POINTS - 400 });
+    expect(charged.reservation?.where).toBe(where === 'in Redis' ? 'redis' : 'memory');
     const after = await refund(charged, 30, t0 + 5);
     expect(after).toMatchObject({ allowed: true, limit: POINTS, remaining: POINTS - 30 });
     // What was given back is spendable at once; the 30 points leave with the request's own time
@@ -120,7 +125,9 @@ describe.each(budgets)('reserve and refund %s', (_where, make) => {
           now += advanceMs;
           const charged = await charge(holder, requested, now);
           expect(charged.allowed).toBe(spentAt(now) + requested <= POINTS);
-          expect(charged.remaining).toBe(Math.max(0, POINTS - spentAt(now) - (charged.allowed ? requested : 0)));
+          expect(charged.remaining).toBe(
+            Math.max(0, POINTS - spentAt(now) - (charged.allowed ? requested : 0)),
+          );
           if (!charged.allowed) continue;
           const entry = { at: now, points: requested };
           held.push(entry);
