@@ -73,7 +73,8 @@ let sequence = 0;
  * Beside the request rate limit, each key and each signed-in staff member has a budget of query
  * cost per window (the cost the pipeline computes: a list costs its page size times its selection),
  * exact across API processes in Redis, and per process while Redis is away, as the rate limit does.
- * null when the budget is off (0 points).
+ * A charge reserves the requested cost; its refund after execution leaves the actual one (README
+ * "Query limits and cost", reserve and refund). null when the budget is off (0 points).
  */
 export function createCostBudget(options: {
   redis: Redis | null;
