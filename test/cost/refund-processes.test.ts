@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
  * back the difference after execution, and what is left is the budget less the actual costs of every
  * request either process answered — also when their requests interleave.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(150_000);
 
 const BUDGET = 500;
 let server: TestServer;
@@ -41,7 +41,7 @@ async function spawnApi(): Promise<{ child: ChildProcess; url: string }> {
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('listening on http')) {
