@@ -41,7 +41,7 @@ async function spawnApi(): Promise<{ child: ChildProcess; url: string }> {
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('listening on http')) {
