@@ -21,9 +21,11 @@ import type { CostContext } from './cost-context';
 export function useCostBudget(budget: CostBudget): Plugin<CostContext> {
   const refundAfter = (decision: CostDecision): OnExecuteHookResult<CostContext> => ({
     onExecuteDone({ args, result }) {
-      const actual = (result as ExecutionResult).extensions?.cost as QueryCost | undefined;
+      const cost = (result as ExecutionResult).extensions?.cost as QueryCost | undefined;
+      // An answer whose actual cost is not known keeps its reservation
+      if (cost?.actualQueryCost === undefined) return;
       const context = args.contextValue;
-      const refunded = budget.refund(decision, actual?.actualQueryCost ?? 0, context.now());
+      const refunded = budget.refund(decision, cost.actualQueryCost, context.now());
       if (!refunded) return;
       return refunded.then((after) => setBudgetHeaders(context, after));
     },
