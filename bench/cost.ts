@@ -1,6 +1,9 @@
 import { getOperationAST, type OperationDefinitionNode, parse } from 'graphql';
+import { createCostBudget } from '../src/cost/budget';
 import { measureAnswer, requestedCost } from '../src/cost/query-cost';
 import { expandResourceFragments } from '../src/graphql/resource-fragment';
+import { createLogger } from '../src/logger';
+import { connectRedis } from '../src/redis';
 import { schema } from '../src/schema';
 
 /**
@@ -8,6 +11,10 @@ import { schema } from '../src/schema';
  * document before execution (a document seen for the first time: each run parses it anew, so nothing
  * remembered is used), and the actual cost with the answer's JSON length, walked over the result —
  * on the product page (25 products with their category). Target: at most 0.1 ms per request.
+ *
+ * Issue 32: what the budget's refund adds where an answer held less than it asked for — a charge
+ * with its refund against a charge alone, on the local Redis, in alternating rounds of the same run
+ * (wall time and this process's CPU per request). A full answer sends no refund and adds nothing.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 5000);
 const query = expandResourceFragments(
@@ -53,3 +60,63 @@ console.log(`  actual cost and JSON length (result walk)           ${actual.toFi
 console.log(
   `  together ${(requested + actual).toFixed(1)} µs per request  target ≤ 100 µs: ${requested + actual <= 100 ? 'met' : 'NOT MET'}`,
 );
+
+async function refundRounds() {
+  const logger = createLogger('silent');
+  const redis = connectRedis(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', logger);
+  await new Promise((resolve) => redis.once('ready', resolve));
+  const prefix = `bench:refund:${process.pid}:`;
+  const budget = createCostBudget({
+    redis,
+    points: 1_000_000_000,
+    windowSeconds: 60,
+    keyPrefix: prefix,
+    logger,
+    redisTimeoutMs: 2000,
+  });
+  if (!budget) throw new Error('no budget');
+  const CALLS = Number(process.env.BENCH_REFUND_CALLS ?? 2000);
+  const holders = Array.from({ length: 100 }, (_, i) => `holder-${i}`);
+  const round = async (refund: boolean) => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let i = 0; i < CALLS; i++) {
+      const now = new Date();
+      const charged = await budget.charge(
+        budget.prepare({ storeId: 'bench', name: holders[i % holders.length] as string }, 51, now),
+      );
+      if (refund) await budget.refund(charged, 4, now);
+    }
+    const used = process.cpuUsage(cpu);
+    return {
+      wall: ((performance.now() - started) * 1000) / CALLS,
+      cpu: (used.user + used.system) / CALLS,
+    };
+  };
+  await round(true);
+  const alone: { wall: number; cpu: number }[] = [];
+  const withRefund: { wall: number; cpu: number }[] = [];
+  for (let r = 0; r < 5; r++) {
+    alone.push(await round(false));
+    withRefund.push(await round(true));
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  const a = { wall: median(alone.map((x) => x.wall)), cpu: median(alone.map((x) => x.cpu)) };
+  const b = { wall: median(withRefund.map((x) => x.wall)), cpu: median(withRefund.map((x) => x.cpu)) };
+  console.log(
+    `The budget's refund on Redis, ${CALLS} sequential requests a round, medians of 5 alternating rounds`,
+  );
+  console.log(`  charge alone          ${a.wall.toFixed(0)} µs wall, ${a.cpu.toFixed(0)} µs CPU per request`);
+  console.log(`  charge and refund     ${b.wall.toFixed(0)} µs wall, ${b.cpu.toFixed(0)} µs CPU per request`);
+  console.log(
+    `  with refund / alone   wall ${(b.wall / a.wall).toFixed(2)}, CPU ${(b.cpu / a.cpu).toFixed(2)}`,
+  );
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (found.length) await redis.del(...found);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
+}
+void refundRounds();

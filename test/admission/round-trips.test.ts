@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { admissionLua, sessionAdmissionLua } from '../../src/admission/admission.lua';
-import { costBudgetLua } from '../../src/cost/budget.lua';
+import { costBudgetLua, costRefundLua } from '../../src/cost/budget.lua';
 import { createLogger } from '../../src/logger';
 import { dataVersionLua } from '../../src/read-cache/data-version';
 import { connectRedis } from '../../src/redis';
 import { redisUrl } from '../helpers/databases';
-import { makeKey, makeStore } from '../helpers/factories';
+import { makeCategories, makeKey, makeStore } from '../helpers/factories';
 import { commandsSent, deleteKeys, ready } from '../helpers/redis-prefix';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { signInAs } from '../helpers/sessions';
@@ -17,13 +17,15 @@ import { rpc } from '../mcp/client';
  * cache and the cost budget on. A read — /graphql or REST, answered from the cache or not, by a key or
  * a session — is admitted in one script: rate limit, usage, the store's data version and the budget's
  * charge together. A REST write and an MCP tool call have their cost only in the pipeline, and their
- * charge is a script of its own.
+ * charge is a script of its own. After execution, an answer that held less than it asked for gives
+ * the difference back in one more script (issue 32); one that held all of it sends nothing more.
  */
 const scripts = new Map(
   [
     ['admission', admissionLua],
     ['session admission', sessionAdmissionLua],
     ['cost budget', costBudgetLua],
+    ['cost refund', costRefundLua],
     ['data version', dataVersionLua],
   ].map(([name, lua]) => [
     createHash('sha1')
@@ -76,10 +78,10 @@ const listProducts = {
 const addCategoryBehindTheCache = (name: string) =>
   server.prisma.category.create({ data: { storeId, name, slug: `${name}-${Date.now()}` } });
 
-it('admits a /graphql read, answered by the cache or not, in one script', async () => {
+it('admits a /graphql read, answered by the cache or not, in one script, then refunds what its answer did not use', async () => {
   const query = '{ categories(limit: 5) { items { id } } }';
   await server.graphql(page, {}, key); // the scripts are loaded on this connection (EVALSHA, then EVAL)
-  expect(await roundTrips(() => server.graphql(query, {}, key), 200)).toEqual(['admission']);
+  expect(await roundTrips(() => server.graphql(query, {}, key), 200)).toEqual(['admission', 'cost refund']);
   await addCategoryBehindTheCache('graphql');
   let cached: unknown;
   const fromCache = async () => {
@@ -87,11 +89,11 @@ it('admits a /graphql read, answered by the cache or not, in one script', async 
     cached = await res.clone().json();
     return res;
   };
-  expect(await roundTrips(fromCache, 200)).toEqual(['admission']);
+  expect(await roundTrips(fromCache, 200)).toEqual(['admission', 'cost refund']);
   expect(cached).toMatchObject({ data: { categories: { items: [] } } });
 });
 
-it('admits a signed-in staff member’s /graphql read in one script', async () => {
+it('admits a signed-in staff member’s /graphql read in one script, then refunds', async () => {
   const { token } = await signInAs(server, storeId, 'OWNER');
   const asStaff = () =>
     server.request('/graphql', {
@@ -100,12 +102,12 @@ it('admits a signed-in staff member’s /graphql read in one script', async () =
       body: JSON.stringify({ query: page }),
     });
   await asStaff();
-  expect(await roundTrips(asStaff, 200)).toEqual(['session admission']);
+  expect(await roundTrips(asStaff, 200)).toEqual(['session admission', 'cost refund']);
 });
 
-it('admits a REST read, answered by the cache or not, in one script', async () => {
+it('admits a REST read, answered by the cache or not, in one script, then refunds what its answer did not use', async () => {
   const read = () => server.request('/api/v1/product?limit=3', { key });
-  expect(await roundTrips(read, 200)).toEqual(['admission']);
+  expect(await roundTrips(read, 200)).toEqual(['admission', 'cost refund']);
   await server.prisma.product.create({
     data: {
       storeId,
@@ -122,7 +124,7 @@ it('admits a REST read, answered by the cache or not, in one script', async () =
     cached = await res.clone().json();
     return res;
   };
-  expect(await roundTrips(fromCache, 200)).toEqual(['admission']);
+  expect(await roundTrips(fromCache, 200)).toEqual(['admission', 'cost refund']);
   expect(cached).toMatchObject({ data: [] });
 });
 
@@ -130,12 +132,22 @@ it('charges a REST write in a script of its own, after admission', async () => {
   const write = () => server.send('POST', '/api/v1/category', { name: `Coats ${Date.now()}` }, key);
   await write();
   // ... and replaces the store's data version once the write is made (README "Read cache")
-  expect(await roundTrips(write, 201)).toEqual(['admission', 'cost budget', 'set']);
+  expect(await roundTrips(write, 201)).toEqual(['admission', 'cost budget', 'set', 'cost refund']);
 });
 
 it('charges an MCP tool call in a script of its own, after the request’s admission', async () => {
   const call = () => rpc(server, listProducts, { key });
   await call();
   // ... and reads the store's data version on its own: its door does not know the call is a read
-  expect(await roundTrips(call, 200)).toEqual(['admission', 'cost budget', 'data version']);
+  expect(await roundTrips(call, 200)).toEqual(['admission', 'cost budget', 'data version', 'cost refund']);
+});
+
+it('sends no refund for an answer that held all it asked for', async () => {
+  const full = await makeStore(server.prisma);
+  await makeCategories(server.prisma, full.id, ['One', 'Two', 'Three']);
+  const fullKey = (await makeKey(server.prisma, full.id)).secret;
+  const query = '{ categories(limit: 3) { items { id } } }';
+  const read = () => server.graphql(query, {}, fullKey);
+  await read();
+  expect(await roundTrips(read, 200)).toEqual(['admission']);
 });

@@ -67,3 +67,47 @@ export async function verifyKey(
   return (await new KeyVerifier(db, { ttlMs: 0, maxEntries: 1 }).verify(secret, clientAddress, now))
     .principal;
 }
+
+/** `count` active products in one statement (in a category when given), each with a name, SKU and price. */
+export async function makeProducts(db: Db, storeId: string, count: number, categoryId?: string) {
+  const id = unique();
+  await db.product.createMany({
+    data: Array.from({ length: count }, (_, i) => ({
+      storeId,
+      name: `Product ${i}`,
+      slug: `product-${id}-${i}`,
+      sku: `SKU-${id}-${i}`,
+      priceAmount: 1000 + i,
+      currency: 'USD',
+      ...(categoryId ? { categoryId } : {}),
+    })),
+  });
+}
+
+/** `count` orders of one customer, each with `linesEach` lines, in two statements. */
+export async function makeOrders(db: Db, storeId: string, count: number, linesEach: number) {
+  const id = unique();
+  const customer = await db.customer.create({ data: { storeId, email: `buyer-${id}@example.test` } });
+  const orders = Array.from({ length: count }, (_, i) => ({
+    id: `ord_${id}x${i}`,
+    storeId,
+    number: 1000 + i,
+    customerId: customer.id,
+    email: customer.email,
+    currency: 'USD',
+    subtotalAmount: 500 * linesEach,
+    totalAmount: 500 * linesEach,
+  }));
+  await db.order.createMany({ data: orders });
+  await db.orderItem.createMany({
+    data: orders.flatMap((order) =>
+      Array.from({ length: linesEach }, (_, line) => ({
+        orderId: order.id,
+        name: `Line ${line}`,
+        unitAmount: 500,
+        quantity: 1,
+        totalAmount: 500,
+      })),
+    ),
+  });
+}

@@ -1,9 +1,9 @@
-import type { Plugin } from '@envelop/core';
+import type { OnExecuteHookResult, Plugin } from '@envelop/core';
 import type { ExecutionResult } from 'graphql';
 import { CostLimitExceededError, toGraphQLError } from '../../errors';
 import type { CostBudget, CostDecision } from '../budget';
 import { budgetCharge } from '../charge';
-import { costExtension } from '../query-cost';
+import { costExtension, type QueryCost } from '../query-cost';
 import type { CostContext } from './cost-context';
 
 /**
@@ -13,9 +13,23 @@ import type { CostContext } from './cost-context';
  * charge is the one budgetCharge makes: admission carried it when the door knew the cost by then
  * (its decision is in req.state.costBudget), else it is made here, alone. Either way the decision is
  * applied here: the X-Cost-Limit / X-Cost-Remaining headers say what is left, and a cost that does
- * not fit is refused with 429 COST_LIMIT_EXCEEDED and Retry-After, before anything runs.
+ * not fit is refused with 429 COST_LIMIT_EXCEEDED and Retry-After, before anything runs. After an
+ * admitted operation, what it reserved beyond its actual cost (query-limits measured it into
+ * `extensions.cost`, just before this plugin's turn) is given back to the window, and the headers
+ * say what is left after that, before the door writes them.
  */
 export function useCostBudget(budget: CostBudget): Plugin<CostContext> {
+  const refundAfter = (decision: CostDecision): OnExecuteHookResult<CostContext> => ({
+    onExecuteDone({ args, result }) {
+      const cost = (result as ExecutionResult).extensions?.cost as QueryCost | undefined;
+      // An answer whose actual cost is not known keeps its reservation
+      if (cost?.actualQueryCost === undefined) return;
+      const context = args.contextValue;
+      const refunded = budget.refund(decision, cost.actualQueryCost, context.now());
+      if (!refunded) return;
+      return refunded.then((after) => setBudgetHeaders(context, after));
+    },
+  });
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
@@ -23,7 +37,11 @@ export function useCostBudget(budget: CostBudget): Plugin<CostContext> {
       if (requested === undefined) return;
       const apply = (decision: CostDecision) => {
         const refused = applyDecision(context, requested, decision);
-        if (refused) setResultAndStopExecution(refused);
+        if (refused) {
+          setResultAndStopExecution(refused);
+          return undefined;
+        }
+        return decision.reservation ? refundAfter(decision) : undefined;
       };
       const carried = context.req.state.costBudget;
       if (carried) return apply(carried);
@@ -33,16 +51,20 @@ export function useCostBudget(budget: CostBudget): Plugin<CostContext> {
   };
 }
 
+/** X-Cost-Limit and X-Cost-Remaining, while the answer's headers are still to be written. */
+function setBudgetHeaders(context: CostContext, decision: CostDecision): void {
+  if (context.res.headersSent) return;
+  context.res.setHeader('X-Cost-Limit', String(decision.limit));
+  context.res.setHeader('X-Cost-Remaining', String(decision.remaining));
+}
+
 /** The headers of a decision, and the refusal in place of the operation's result when the cost did not fit. */
 function applyDecision(
   context: CostContext,
   requested: number,
   decision: CostDecision,
 ): ExecutionResult | undefined {
-  if (!context.res.headersSent) {
-    context.res.setHeader('X-Cost-Limit', String(decision.limit));
-    context.res.setHeader('X-Cost-Remaining', String(decision.remaining));
-  }
+  setBudgetHeaders(context, decision);
   if (decision.allowed) return undefined;
   const refusal = new CostLimitExceededError(decision.retryAfterSeconds ?? 1, requested, decision.remaining);
   return {
