@@ -8,6 +8,7 @@ import { lookup } from '../lookup';
 import { registerNode } from '../node/registry';
 import type { PageArgs } from '../pagination/page';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { selectsTotals } from '../pagination/totals';
 import type { Selection, SortArgs, StoreRows } from './rows';
 
 type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;
@@ -69,7 +70,9 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
         extensions,
         args: { page: pageArg, limit, ...spec.filters(fieldBuilder.arg), ...sort },
         resolve: (_root: unknown, args: PageArgs<Sort> & Filter, ctx: Context, info: GraphQLResolveInfo) =>
-          rows.page(ctx, args, queryFromInfo({ context: ctx, info, path: ['items'] })),
+          rows.page(ctx, args, queryFromInfo({ context: ctx, info, path: ['items'] }), {
+            count: selectsTotals(info),
+          }),
       }),
       [`${spec.fields.list}Connection`]: t.prismaConnection(
         {
