@@ -102,7 +102,7 @@ describe('prepared statements', () => {
       fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 12 }), async (calls) => {
         for (const { text, a, b } of calls) {
           const sql = texts[text] as string;
-          const values = sql.includes('$2') ? [String(a), b] : sql.includes('::text') ? [b] : [a];
+          const values: unknown[] = sql.includes('$2') ? [String(a), b] : sql.includes('::text') ? [b] : [a];
           const [left, right] = await Promise.all([
             named.pool.query({ text: sql, values }),
             unnamed.pool.query({ text: sql, values }),
