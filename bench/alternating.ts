@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 export interface Measured {
   /** This process's CPU per call, ms. */
   cpu: number;
-  /** PostgreSQL's CPU per call, ms (every postgres process on this machine). */
+  /** PostgreSQL's CPU per call, ms (the backends of `database` if given, else every postgres process). */
   db: number;
   /** Wall time per call, ms. */
   wall: number;
@@ -16,12 +16,12 @@ export interface Measured {
 
 export async function alternatingRounds<Way extends string>(
   ways: Record<Way, () => Promise<unknown>>,
-  options: { rounds: number; calls: number; inFlight: number },
+  options: { rounds: number; calls: number; inFlight: number; database?: string },
 ): Promise<Record<Way, Measured[]>> {
   const names = Object.keys(ways) as Way[];
   const measure = async (way: Way, calls: number): Promise<Measured> => {
     const before = process.cpuUsage();
-    const postgresBefore = postgresCpuMs();
+    const postgresBefore = postgresCpuMs(options.database);
     const started = performance.now();
     await Promise.all(
       Array.from({ length: options.inFlight }, async () => {
@@ -31,7 +31,7 @@ export async function alternatingRounds<Way extends string>(
     const used = process.cpuUsage(before);
     return {
       cpu: (used.user + used.system) / 1000 / calls,
-      db: (postgresCpuMs() - postgresBefore) / calls,
+      db: cpuSince(postgresBefore, postgresCpuMs(options.database)) / calls,
       wall: (performance.now() - started) / calls,
     };
   };
@@ -45,19 +45,34 @@ export async function alternatingRounds<Way extends string>(
 export const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-/** CPU time so far of every PostgreSQL process on this machine, in ms (the server is local). */
-function postgresCpuMs(): number {
-  let ticks = 0;
+/**
+ * CPU time so far of PostgreSQL's processes on this machine, in ms (the server is local): the backends
+ * connected to `database` (a backend's process title names its database) — on a machine shared with
+ * other work, only this benchmark's — or, without it, every postgres process.
+ */
+function postgresCpuMs(database?: string): Map<string, number> {
+  const ticks = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
+      if (database && !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(` ${database} `)) continue;
       const fields = stat.split(') ')[1]?.split(' ') ?? [];
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
       // the process ended while we looked
     }
   }
-  return ticks * 10;
+  return ticks;
+}
+
+/**
+ * The CPU the processes used between two looks, ms: a process that ended in between (the pool closes an
+ * idle connection) is left out, not counted as negative.
+ */
+function cpuSince(before: Map<string, number>, after: Map<string, number>): number {
+  let used = 0;
+  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
+  return used;
 }

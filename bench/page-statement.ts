@@ -4,60 +4,62 @@ import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 
 /**
- * Issue 20: what each way of reading the product page — 25 products with their category, and the total —
- * costs, in one process, the ways in alternating rounds of the same page (8 in flight, as on a loaded
- * server): the API process's CPU per page (Prisma and pg included), PostgreSQL's, and the wall time.
- *   three      findMany (the page, then the categories by `IN`) and a count: three statements
- *   two        findMany with the category LATERAL-joined (Prisma's relationJoins) and a count: what runs
- *   one        the store's `products` relation with its `_count` beside it: one statement. Tried and
- *              not taken: it saves the API process a little and costs PostgreSQL more than that
- *              (planning and building the page as one JSONB value), and here both share two cores.
+ * What the product page's statements — 25 products with their category (one LATERAL-joined statement,
+ * Prisma's relationJoins), and the count — cost, in one process, the ways in alternating rounds of the
+ * same page (8 in flight, as on a loaded server): the API process's CPU per page (Prisma and pg
+ * included), PostgreSQL's (the backends of this benchmark's database only, from /proc), and the wall time.
+ *   unnamed          page + count as unnamed statements: parsed and planned on every page (before issue 33)
+ *   named            page + count as named statements (src/db/prepared-statements.ts): planned once per
+ *                    connection, then a generic plan
+ *   unnamed, no count  the page alone, unnamed: what a GraphQL page without its totals costs (issue 33)
+ *   named, no count  the page alone, named
+ * Issue 20 measured three other ways (the categories by `IN`: three statements; the page and the count
+ * as one statement through the store's relation): BASELINE "Relation joins" and issue 20's sections.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PAGES = Number(process.env.BENCH_PAGES ?? 1600);
 const IN_FLIGHT = 8;
-const WAYS = ['one', 'two', 'three'] as const;
+const WAYS = ['unnamed', 'named', 'unnamed, no count', 'named, no count'] as const;
 type Way = (typeof WAYS)[number];
 
 withBenchDatabase('page_statement', async (databaseUrl) => {
-  const db = connectDatabase(databaseUrl);
+  const named = connectDatabase(databaseUrl);
+  const unnamed = connectDatabase(databaseUrl, { preparedStatements: false });
   try {
-    const { storeId } = await seedDemoStore(db.prisma, { now: new Date() });
+    const { storeId } = await seedDemoStore(named.prisma, { now: new Date() });
     const where = { storeId };
     const page = { orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }], skip: 0, take: 25 };
     const include = { category: { select: { id: true, name: true } } };
+    const rows = (db: typeof named) => db.prisma.product.findMany({ where, ...page, include });
     const read: Record<Way, () => Promise<unknown>> = {
-      three: () =>
-        Promise.all([
-          db.prisma.product.findMany({ relationLoadStrategy: 'query', where, ...page, include }),
-          db.prisma.product.count({ where }),
-        ]),
-      two: () =>
-        Promise.all([
-          db.prisma.product.findMany({ relationLoadStrategy: 'join', where, ...page, include }),
-          db.prisma.product.count({ where }),
-        ]),
-      one: () =>
-        db.prisma.store.findFirst({
-          where: { id: storeId },
-          select: { products: { where, ...page, include }, _count: { select: { products: { where } } } },
-        }),
+      unnamed: () => Promise.all([rows(unnamed), unnamed.prisma.product.count({ where })]),
+      named: () => Promise.all([rows(named), named.prisma.product.count({ where })]),
+      'unnamed, no count': () => rows(unnamed),
+      'named, no count': () => rows(named),
     };
-    const rounds = await alternatingRounds(read, { rounds: ROUNDS, calls: PAGES, inFlight: IN_FLIGHT });
-    const cpu = (way: Way) => median(rounds[way].map((r) => r.cpu));
+    const database = new URL(databaseUrl).pathname.slice(1);
+    const rounds = await alternatingRounds(read, {
+      rounds: ROUNDS,
+      calls: PAGES,
+      inFlight: IN_FLIGHT,
+      database,
+    });
+    const of = (way: Way, key: 'cpu' | 'db' | 'wall') => median(rounds[way].map((r) => r[key]));
     console.log(
       `Product page read (25 with category, and the total), ${ROUNDS} alternating rounds of ${PAGES} pages, ${IN_FLIGHT} in flight`,
     );
     for (const way of WAYS)
       console.log(
-        `  ${way.padEnd(5)} CPU ${cpu(way).toFixed(3)} ms/page  PostgreSQL CPU ${median(rounds[way].map((r) => r.db)).toFixed(3)} ms/page  wall ${median(rounds[way].map((r) => r.wall)).toFixed(3)} ms/page  (CPU rounds ${rounds[way].map((r) => r.cpu.toFixed(3)).join(', ')})`,
+        `  ${way.padEnd(17)} API CPU ${of(way, 'cpu').toFixed(3)} ms/page  PostgreSQL CPU ${of(way, 'db').toFixed(3)} ms/page  wall ${of(way, 'wall').toFixed(3)} ms/page  (PostgreSQL rounds ${rounds[way].map((r) => r.db.toFixed(3)).join(', ')})`,
       );
-    const both = (way: Way) => cpu(way) + median(rounds[way].map((r) => r.db));
+    const ratio = (a: Way, b: Way, key: 'cpu' | 'db') => (of(a, key) / of(b, key)).toFixed(2);
     console.log(
-      `  API + PostgreSQL CPU per page: one ${both('one').toFixed(3)}, two ${both('two').toFixed(3)}, three ${both('three').toFixed(3)} ms; two / three ${(both('two') / both('three')).toFixed(2)}`,
+      `  named / unnamed: API CPU ${ratio('named', 'unnamed', 'cpu')}, PostgreSQL CPU ${ratio('named', 'unnamed', 'db')}; ` +
+        `named, no count / named: API CPU ${ratio('named, no count', 'named', 'cpu')}, PostgreSQL CPU ${ratio('named, no count', 'named', 'db')}`,
     );
   } finally {
-    await db.close();
+    await named.close();
+    await unnamed.close();
   }
 }).catch((error) => {
   console.error(error);

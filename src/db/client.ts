@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool } from 'pg';
 import { PrismaClient } from '../../prisma/generated/client/client';
+import { nameStatement } from './prepared-statements';
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -19,9 +20,10 @@ interface ConnectOptions {
   /** PostgreSQL ends any statement of this pool running longer (lock waits included); 0: never. */
   statementTimeoutMs?: number;
   /**
-   * Whether the server may keep statements prepared across transactions; false behind PgBouncer in
-   * transaction mode (`?pgbouncer=true`), whose next transaction may run on another server
-   * connection. Prisma's pg adapter names no statement unless asked, so false is what it does today.
+   * Named (prepared) statements for parameterised statements, parsed and planned once per connection
+   * (src/db/prepared-statements.ts); default true. False behind PgBouncer in transaction mode
+   * (`?pgbouncer=true`), whose next transaction may run on another server connection that does not
+   * hold the name.
    */
   preparedStatements?: boolean;
   /**
@@ -55,17 +57,21 @@ export const workerPoolSize = (concurrency: number) => Math.max(DEFAULT_POOL_SIZ
 
 /**
  * The pool's client class: pg's Client, whose failures on a lost connection are named (see
- * nameConnectionFailure) and whose statements `onQuery` sees. It calls pg's own query method as it is
+ * nameConnectionFailure), whose statements `onQuery` sees, and whose parameterised statements are named
+ * (prepared once per connection) unless `preparedStatements` is off. It calls pg's own query method as it is
  * at call time, so whatever wraps that method (a test counting statements) still sees every one.
  */
-function poolClient(onQuery: ((sql: string) => void) | undefined): typeof Client {
+function poolClient(onQuery: ((sql: string) => void) | undefined, prepare: boolean): typeof Client {
   class PoolClient extends Client {
     /** Set by the pool's `connect` listener (connectDatabase) when the connection fails. */
     lost = false;
+    /** The statement names this connection has been sent (bounded: src/db/prepared-statements.ts). */
+    readonly prepared = new Set<string>();
   }
   const query = function (this: PoolClient, ...args: unknown[]) {
     const first = args[0];
     onQuery?.(typeof first === 'string' ? first : String((first as { text?: string })?.text ?? ''));
+    if (prepare) nameStatement(first, this.prepared);
     const send = () => (Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
     // pg fails the queries of a lost connection on the next tick, after the client's 'error' event.
     const named = (error: unknown) => (this.lost ? nameConnectionFailure(error, '08006') : error);
@@ -105,7 +111,7 @@ export function connectDatabase(databaseUrl: string, options: ConnectOptions = {
   const pool = new Pool({
     connectionString: databaseUrl,
     max: options.max ?? DEFAULT_POOL_SIZE,
-    Client: poolClient(options.onQuery),
+    Client: poolClient(options.onQuery, options.preparedStatements ?? true),
     ...(options.statementTimeoutMs && options.startupParameters !== false
       ? { statement_timeout: options.statementTimeoutMs }
       : {}),

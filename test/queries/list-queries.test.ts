@@ -8,13 +8,14 @@ import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 let key: string;
+let storeId: string;
 const statements: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({ RATE_LIMIT_MAX: '100000' }, { onQuery: (sql) => statements.push(sql) });
   const seeded = await seedDemoStore(server.prisma);
   key = seeded.apiKey as string;
-  const storeId = seeded.storeId;
+  storeId = seeded.storeId;
   const category = await server.prisma.category.findFirstOrThrow({ where: { storeId } });
   // Enough rows for full pages of 100.
   await server.prisma.product.createMany({
@@ -82,5 +83,63 @@ describe('SQL statements per list page', () => {
     expect(large.count).toBe(small.count);
     expect(small.count).toBeGreaterThan(0);
     expect(small.count).toBeLessThanOrEqual(6);
+  });
+});
+
+/** Prisma's count of a list: `SELECT COUNT(*) … FROM (SELECT … FROM "public"."Product" …)`. */
+const countsOf = (table: string) =>
+  statements.filter((sql) => /COUNT\(/i.test(sql) && sql.includes(`"${table}"`)).length;
+
+describe('The count only when the answer shows the totals', () => {
+  const productsPage =
+    (selection: string, fragments = '') =>
+    async () => {
+      statements.length = 0;
+      const res = await server.graphql(`{ products(limit: 5) { ${selection} } } ${fragments}`, {}, key);
+      const body = await res.json();
+      expect(body.errors).toBeUndefined();
+      return { body: body.data.products, counts: countsOf('Product') };
+    };
+
+  it('a GraphQL page without totalResults or lastPage runs no count, and answers its items and position', async () => {
+    const { body, counts } = await productsPage('items { id } pagination { currentPage limit page }')();
+    expect(counts).toBe(0);
+    expect(body.items).toHaveLength(5);
+    expect(body.pagination).toEqual({ currentPage: 1, limit: 5, page: 1 });
+  });
+
+  it.each([
+    ['totalResults', 'items { id } pagination { totalResults }'],
+    ['lastPage', 'pagination { lastPage }'],
+    ['an alias', 'pagination { last: lastPage }'],
+    ['an inline fragment', 'pagination { ... on Pagination { totalResults } }'],
+    ['a fragment spread', '...Totals', 'fragment Totals on ProductPage { pagination { totalResults } }'],
+    ['a field under @skip', 'pagination { totalResults @skip(if: false) }'],
+  ])(
+    'a GraphQL page that selects its totals through %s runs one count, and the totals are the store’s',
+    async (_how, selection, fragments = '') => {
+      const { body, counts } = await productsPage(selection, fragments)();
+      expect(counts).toBe(1);
+      const total = await server.prisma.product.count({ where: { storeId } });
+      const shown = body.pagination.totalResults ?? body.pagination.last ?? body.pagination.lastPage;
+      expect(shown).toBe(body.pagination.totalResults !== undefined ? total : Math.ceil(total / 5));
+    },
+  );
+
+  it('REST’s envelope always carries the totals: one count', async () => {
+    statements.length = 0;
+    const res = await server.request('/api/v1/product?limit=5', { key });
+    const body = await res.json();
+    expect(countsOf('Product')).toBe(1);
+    const total = body.pagination.totalResults;
+    expect(total).toBeGreaterThan(5);
+    expect(body.pagination).toEqual(
+      expect.objectContaining({
+        totalResults: total,
+        currentPage: 1,
+        limit: 5,
+        lastPage: Math.ceil(total / 5),
+      }),
+    );
   });
 });

@@ -96,12 +96,27 @@ export function pageWindow<SortField extends string>(
   return { orderBy: stableOrder(resolved, thenBy), skip: resolved.skip, take: resolved.limit };
 }
 
-/** One page of a list: its rows and the total count, queried side by side. */
+/**
+ * A page whose rows were not counted, because its answer does not show the totals
+ * (pagination/totals.ts): reading them is a bug, and fails rather than answering a wrong number.
+ */
+function uncountedPage<T>(items: T[], resolved: { page: number; limit: number }): Page<T> {
+  const uncounted = () => {
+    throw new Error('The page was loaded without its count, but its totals were read');
+  };
+  return Object.defineProperties(
+    { items, currentPage: resolved.page, limit: resolved.limit },
+    { totalResults: { get: uncounted, enumerable: true }, lastPage: { get: uncounted, enumerable: true } },
+  ) as Page<T>;
+}
+
+/** One page of a list: its rows and the total count, queried side by side; `total` null: not counted. */
 export async function loadPage<T, SortField extends string>(
   resolved: ResolvedPage<SortField>,
   rows: PromiseLike<T[]>,
-  total: PromiseLike<number>,
+  total: PromiseLike<number> | null,
 ): Promise<Page<T>> {
+  if (total === null) return uncountedPage(await rows, resolved);
   const [items, totalResults] = await Promise.all([rows, total]);
   return toPage(items, totalResults, resolved);
 }

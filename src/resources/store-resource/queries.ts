@@ -7,6 +7,7 @@ import { lookup } from '../lookup';
 import { registerNode } from '../node/registry';
 import type { PageArgs } from '../pagination/page';
 import { pageArgs, pageType, SortDirectionEnum } from '../pagination/schema';
+import { selectsTotals } from '../pagination/totals';
 import { plannedSelection } from '../selection-plans';
 import type { Selection, SortArgs, StoreRows } from './rows';
 
@@ -68,7 +69,9 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
         extensions,
         args: { page: pageArg, limit, ...spec.filters(fieldBuilder.arg), ...sort },
         resolve: (_root: unknown, args: PageArgs<Sort> & Filter, ctx: Context, info: GraphQLResolveInfo) =>
-          rows.page(ctx, args, plannedSelection({ context: ctx, info, path: ['items'] })),
+          rows.page(ctx, args, plannedSelection({ context: ctx, info, path: ['items'] }), {
+            count: selectsTotals(info),
+          }),
       }),
       [`${spec.fields.list}Connection`]: t.prismaConnection(
         {

@@ -36,8 +36,13 @@ export interface SortArgs<Sort extends string> {
 }
 
 export interface StoreRows<Row, Filter, Sort extends string> {
-  /** A page of the store's rows that match the filter, with the totals (docs/design.md "Envelopes"). */
-  page(ctx: Context, args: PageArgs<Sort> & Filter, selection?: Selection): Promise<Page<Row>>;
+  /** A page of the store's rows that match the filter, with the totals (docs/design.md "Envelopes"); without them if `count` is false. */
+  page(
+    ctx: Context,
+    args: PageArgs<Sort> & Filter,
+    selection?: Selection,
+    options?: { count?: boolean },
+  ): Promise<Page<Row>>;
   /** How many match the filter: a Relay connection's totalCount. */
   count(ctx: Context, filter: Filter): Promise<number>;
   /** A Relay connection's rows: Pothos supplies the cursor window and selection in `query`. */
@@ -59,14 +64,14 @@ export function storeRows<Row, Filter, Sort extends string>(spec: {
   const { model, defaultSort, thenBy } = spec;
   const where = (ctx: Context, filter: Filter) => spec.where(storeIdOf(ctx), filter);
   return {
-    async page(ctx, args, selection = {}) {
+    async page(ctx, args, selection = {}, options = {}) {
       const filtered = where(ctx, args);
       const page = resolvePage(args, defaultSort);
       const rows = model(ctx);
       return loadPage(
         page,
         rows.findMany({ ...selection, where: filtered, ...pageWindow(page, thenBy) }),
-        rows.count({ where: filtered }),
+        options.count === false ? null : rows.count({ where: filtered }),
       );
     },
     count: async (ctx, filter) => model(ctx).count({ where: where(ctx, filter) }),
