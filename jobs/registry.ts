@@ -15,8 +15,8 @@ import { makeFlushUsage } from './tasks/flush_usage';
 import { pruneExpired } from './tasks/prune_expired';
 import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
 import { makeRecoverWebhookDeliveries } from './tasks/recover_webhook_deliveries';
-import { makeSendKeyNotices } from './tasks/send_key_notices';
 import { type Mailer, makeSendEmail } from './tasks/send_email';
+import { makeSendKeyNotices } from './tasks/send_key_notices';
 import { makeSendStaffInvitation } from './tasks/send_staff_invitation';
 import { makeSweepWebhookDeliveries } from './tasks/sweep_webhook_deliveries';
 

@@ -25,7 +25,10 @@ export function noticesOf(key: NoticedKey, now: Date): NoticeKind[] {
   const kinds: NoticeKind[] = [];
   if (key.expiresAt && key.expiresAt.getTime() - now.getTime() <= EXPIRY_NOTICE_DAYS * DAY_MS)
     kinds.push('expiring');
-  if (key.usageLimit !== null && key.usageCount * 100n >= BigInt(key.usageLimit) * BigInt(USAGE_NOTICE_PERCENT))
+  if (
+    key.usageLimit !== null &&
+    key.usageCount * 100n >= BigInt(key.usageLimit) * BigInt(USAGE_NOTICE_PERCENT)
+  )
     kinds.push('usage_threshold');
   return kinds;
 }

@@ -7,6 +7,7 @@ import { inputTypeOf } from '../../resources/input-type';
 import { lookup } from '../../resources/lookup';
 import { pageArgs, pageType } from '../../resources/pagination/schema';
 import { apiKeyUpdateInput, environments, graceInput, newApiKeyInput, scopeObjectInput } from './input';
+import { noticeKinds, noticesOf } from './notices';
 import {
   apiKeySortFields,
   createApiKey,
@@ -17,7 +18,6 @@ import {
   rotateApiKey,
   updateApiKey,
 } from './service';
-import { noticeKinds, noticesOf } from './notices';
 import { apiKeyStats } from './stats';
 
 type BuilderTypes = PothosSchemaTypes.ExtendDefaultTypes<Types>;

@@ -62,7 +62,9 @@ async function dueNotices(prisma: PrismaClient, now: Date) {
  * it and no one sent it first. Answers whether it was sent.
  */
 async function sendNotice(tx: Tx, deps: KeyNoticeDeps, keyId: string, kind: NoticeKind, now: Date) {
-  const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM "ApiKey" WHERE id = ${keyId} FOR SHARE`;
+  const locked = await tx.$queryRaw<
+    Array<{ id: string }>
+  >`SELECT id FROM "ApiKey" WHERE id = ${keyId} FOR SHARE`;
   if (locked.length === 0) return false;
   const key = await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
   if (!noticesOf(key, now).includes(kind)) return false;
@@ -86,10 +88,8 @@ async function sendNotice(tx: Tx, deps: KeyNoticeDeps, keyId: string, kind: Noti
       staff: { where: { isActive: true, role: { in: ['OWNER', 'ADMIN'] } }, select: { email: true } },
     },
   });
-  // Each person once, however their address is spelled; a store without one falls back to its contact.
-  const recipients = [
-    ...new Map(store.staff.map((member) => [member.email.toLowerCase(), member.email])).values(),
-  ];
+  // Staff e-mails are unique per store; a store without an owner or admin falls back to its contact.
+  const recipients = store.staff.map((member) => member.email);
   if (recipients.length === 0 && store.contactEmail) recipients.push(store.contactEmail);
   const message = noticeMail(key, kind, store.name, deps.publicUrl, now);
   for (const to of recipients) {
