@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useQuery } from 'urql';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
@@ -10,7 +10,7 @@ import { can, type Session, useSession } from '../session';
 
 const KeyFields = graphql(`
   fragment KeyRow on ApiKey {
-    keyId keyName lastFour environment status isActive lastUsedAt expiresAt usageCount usageLimit
+    keyId keyName lastFour environment status isActive lastUsedAt expiresAt usageCount usageLimit notices
     scopes { resource actions }
   }
 `);
@@ -160,10 +160,16 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
       </td>
       <td>
         <When at={apiKey.expiresAt} />
+        {apiKey.notices.includes('expiring') ? <NoticeBadge>Expires within 7 days</NoticeBadge> : null}
       </td>
       <td>
         {apiKey.usageCount}
         {apiKey.usageLimit != null ? ` of ${apiKey.usageLimit}` : ''}
+        {apiKey.notices.includes('usage_threshold') && apiKey.usageLimit ? (
+          <NoticeBadge>
+            {Math.floor((apiKey.usageCount * 100) / apiKey.usageLimit)} % of limit used
+          </NoticeBadge>
+        ) : null}
       </td>
       <td className="actions">
         {live && can(session, 'API_KEYS', 'UPDATE') ? (
@@ -203,6 +209,12 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
     </tr>
   );
 }
+
+/**
+ * A lifecycle notice the key is under (README "Key notices"): the words say it, the colour only
+ * repeats them; the owners and admins were e-mailed once.
+ */
+const NoticeBadge = ({ children }: { children: ReactNode }) => <span className="key-notice">{children}</span>;
 
 function CreateKeyDialog({ session, onCreated }: { session: Session; onCreated: () => void }) {
   const [open, setOpen] = useState(false);
