@@ -144,7 +144,15 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
   const live = apiKey.status !== 'revoked';
   return (
     <tr>
-      <th scope="row">{apiKey.keyName}</th>
+      <th scope="row">
+        {apiKey.keyName}
+        {apiKey.notices.includes('expiring') ? <NoticeBadge>Expires within 7 days</NoticeBadge> : null}
+        {apiKey.notices.includes('usage_threshold') && apiKey.usageLimit ? (
+          <NoticeBadge>
+            {Math.floor((apiKey.usageCount * 100) / apiKey.usageLimit)} % of limit used
+          </NoticeBadge>
+        ) : null}
+      </th>
       <td>
         <code>…{apiKey.lastFour}</code>
       </td>
@@ -160,16 +168,10 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
       </td>
       <td>
         <When at={apiKey.expiresAt} />
-        {apiKey.notices.includes('expiring') ? <NoticeBadge>Expires within 7 days</NoticeBadge> : null}
       </td>
       <td>
         {apiKey.usageCount}
         {apiKey.usageLimit != null ? ` of ${apiKey.usageLimit}` : ''}
-        {apiKey.notices.includes('usage_threshold') && apiKey.usageLimit ? (
-          <NoticeBadge>
-            {Math.floor((apiKey.usageCount * 100) / apiKey.usageLimit)} % of limit used
-          </NoticeBadge>
-        ) : null}
       </td>
       <td className="actions">
         {live && can(session, 'API_KEYS', 'UPDATE') ? (
@@ -211,8 +213,8 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
 }
 
 /**
- * A lifecycle notice the key is under (README "Key notices"): the words say it, the colour only
- * repeats them; the owners and admins were e-mailed once.
+ * A lifecycle notice the key is under (README "Key notices"), under its name so that a phone shows it
+ * without scrolling the table: the words say it, the colour only repeats them.
  */
 const NoticeBadge = ({ children }: { children: ReactNode }) => <span className="key-notice">{children}</span>;
 
