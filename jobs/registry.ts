@@ -16,6 +16,7 @@ import { pruneExpired } from './tasks/prune_expired';
 import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
 import { makeRecoverWebhookDeliveries } from './tasks/recover_webhook_deliveries';
 import { type Mailer, makeSendEmail } from './tasks/send_email';
+import { makeSendKeyNotices } from './tasks/send_key_notices';
 import { makeSendStaffInvitation } from './tasks/send_staff_invitation';
 import { makeSweepWebhookDeliveries } from './tasks/sweep_webhook_deliveries';
 
@@ -61,6 +62,8 @@ const makers: { [name in TaskName]: (deps: Made) => Task } = {
     makePruneWebhookDeliveries({ prisma, retentionDays: webhooks.logRetentionDays, now }),
   recover_webhook_deliveries: ({ prisma, now }) => makeRecoverWebhookDeliveries({ prisma, now }),
   send_email: ({ webhooks }) => makeSendEmail(webhooks.mailer),
+  send_key_notices: ({ prisma, webhooks, now }) =>
+    makeSendKeyNotices({ prisma, publicUrl: webhooks.publicUrl, now }),
   send_staff_invitation: ({ prisma, webhooks, now }) =>
     makeSendStaffInvitation({ prisma, mailer: webhooks.mailer, publicUrl: webhooks.publicUrl, now }),
   sweep_webhook_deliveries: ({ prisma, webhooks, now }) =>

@@ -13,6 +13,8 @@ const catalog = {
   flush_usage: { schedule: '* * * * *' },
   prune_expired: { schedule: '0 * * * *' },
   prune_webhook_deliveries: { schedule: '15 * * * *' },
+  /** Keys' lifecycle notices (README "Key notices"); also queued by flush_usage after it moved usage. */
+  send_key_notices: { schedule: '30 * * * *' },
   /** A recover of an endpoint's failed and exhausted deliveries; queued by recoverWebhookEndpoint. */
   recover_webhook_deliveries: {},
   /** Queued by auto-disable. */

@@ -16,6 +16,10 @@ export const eventDescriptions = {
   'category.deleted': 'A category was deleted; the object is the category as it was',
   'customer.created': 'A customer was created',
   'customer.updated': 'A customer was changed',
+  'api_key.expiring':
+    'An active API key expires within 7 days (sent once per key and expiry); the object is the key, never its secret',
+  'api_key.usage_threshold':
+    'An active API key reached 80 % of its usage limit (sent once per key and limit); the object is the key, never its secret',
   'webhook.test': 'A test ping sent from the store to one endpoint (Send test event)',
 } as const;
 

@@ -22,6 +22,7 @@ const objectTypeOfResource: Record<ResourceOf<EventType>, string> = {
   product: 'Product',
   category: 'Category',
   customer: 'Customer',
+  api_key: 'ApiKey',
   webhook: 'WebhookTestEvent',
 };
 

@@ -12,6 +12,7 @@ const readRightOfResource: Record<ResourceOf<EventType>, ScopePair | null> = {
   product: 'PRODUCTS:READ',
   category: 'CATEGORIES:READ',
   customer: 'CUSTOMERS:READ',
+  api_key: 'API_KEYS:READ',
   webhook: null,
 };
 

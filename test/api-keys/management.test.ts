@@ -55,6 +55,7 @@ describe('POST /api/v1/api-key', () => {
       status: 'active',
       isActive: true,
       lastFour: body.data.secret.slice(-4),
+      notices: [],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       revokedAt: null,

@@ -1,11 +1,12 @@
 import { seedDemoStore } from '../../prisma/seed/demo-store';
+import { makeKey } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
 
 export { DEMO_OWNER_EMAIL, DEMO_PASSWORD } from '../../prisma/seed/demo-store';
 
 /**
  * The demo store (`npm start`'s data: months of orders, products, customers, a key) with one webhook
- * endpoint and an exhausted delivery of it, so every page of the dashboard has something to show. The
+ * endpoint and an exhausted delivery of it, two keys under a notice, so every page of the dashboard has something to show. The
  * server must allow 127.0.0.1 as a webhook host (`WEBHOOK_ALLOWED_HOSTS`).
  */
 export async function demoStoreWithDelivery(server: TestServer) {
@@ -40,6 +41,13 @@ export async function demoStoreWithDelivery(server: TestServer) {
       responseBody: 'no',
     },
   });
+  // Keys under a lifecycle notice (README "Key notices"), so the keys page shows its marks.
+  await makeKey(server.prisma, storeId, {
+    keyName: 'Ending soon',
+    expiresAt: new Date(Date.now() + 3 * 86_400_000),
+  });
+  const nearLimit = await makeKey(server.prisma, storeId, { keyName: 'Near its limit', usageLimit: 1000 });
+  await server.prisma.apiKey.update({ where: { id: nearLimit.keyId }, data: { usageCount: 850 } });
   const order = await server.prisma.order.findFirstOrThrow({ where: { storeId, status: 'pending' } });
   const customer = await server.prisma.customer.findFirstOrThrow({ where: { storeId } });
   const coupon = await server.prisma.coupon.findFirstOrThrow({ where: { storeId, code: 'SAVE15' } });

@@ -1,14 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { makeKey } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
 import {
   addStaff,
+  DESKTOP,
   eventually,
   expectText,
   inBrowser,
   launchBrowser,
   openSection,
+  PHONE,
   signIn,
   startDashboardServer,
   statusIn,
@@ -130,6 +133,46 @@ it('shows a field error beside the field, deactivates and activates, and rotates
     expect((await server.request('/api/v1/order/vendor', { key: rotated })).status).toBe(200);
     expect((await server.request('/api/v1/order/vendor', { key: secret })).status).toBe(200);
   });
+});
+
+it.each([
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+])('marks, in words, the keys near their expiry or their usage limit (%s)', async (size, device) => {
+  const owner = await storeWithStaff(server, 'PRO', 'OWNER');
+  const day = 86_400_000;
+  await makeKey(server.prisma, owner.storeId, {
+    keyName: 'Ending',
+    expiresAt: new Date(Date.now() + 3 * day),
+  });
+  await makeKey(server.prisma, owner.storeId, {
+    keyName: 'Lasting',
+    expiresAt: new Date(Date.now() + 30 * day),
+  });
+  const busy = await makeKey(server.prisma, owner.storeId, { keyName: 'Busy', usageLimit: 200 });
+  const calm = await makeKey(server.prisma, owner.storeId, { keyName: 'Calm', usageLimit: 200 });
+  await server.prisma.apiKey.update({ where: { id: busy.keyId }, data: { usageCount: 170 } });
+  await server.prisma.apiKey.update({ where: { id: calm.keyId }, data: { usageCount: 150 } });
+  await inBrowser(
+    browser,
+    `key-notices-${size}`,
+    async (page) => {
+      await signIn(page, server, owner.email);
+      await openSection(page, 'API keys');
+      const row = (name: string) => page.getByRole('row', { name: new RegExp(`^${name} `) });
+      await expectText(row('Ending'), 'Expires within 7 days');
+      await expectText(row('Busy'), '85 % of limit used');
+      for (const calmKey of ['Lasting', 'Calm'])
+        expect(await row(calmKey).locator('.key-notice').count()).toBe(0);
+      // The badge is text in the row's header, so a screen reader names the row with it.
+      expect(await row('Busy').getByRole('rowheader', { name: 'Busy 85 % of limit used' }).count()).toBe(1);
+      await page.screenshot({
+        path: `test-artifacts/dashboard/pages/${size}-key-notices.png`,
+        fullPage: true,
+      });
+    },
+    device,
+  );
 });
 
 it('tells the owner of a FREE store that the plan has no API access, with no create button', async () => {

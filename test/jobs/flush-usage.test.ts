@@ -61,6 +61,7 @@ describe('flush_usage', () => {
       ['flush_usage', 1],
       ['prune_expired', 1],
       ['prune_webhook_deliveries', 1],
+      ['send_key_notices', 1],
     ]);
     expect(crontab).toMatch(/^\* \* \* \* \* flush_usage /m);
   });

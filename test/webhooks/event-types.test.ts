@@ -1,8 +1,9 @@
 import { request } from 'node:https';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { Runner } from 'graphile-worker';
+import { quickAddJob, type Runner } from 'graphile-worker';
 import { eventTypes } from '../../src/events/catalog';
+import { taskName } from '../../src/task-catalog';
 import { payloadMismatch } from '../helpers/event-schemas';
 import { makeKey, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -110,6 +111,7 @@ describe('GET /api/v1/store/webhooks/event-types', () => {
       product: 'Product',
       category: 'Category',
       customer: 'Customer',
+      api_key: 'ApiKey',
     };
     for (const entry of types.filter((e) => e.type !== 'webhook.test')) {
       const component = openapi.components.schemas[restItem[entry.type.split('.')[0]!]!];
@@ -176,6 +178,32 @@ describe('every delivered body against its published schema', () => {
     await ok('DELETE', `/product/${product.id}`, undefined, 204);
     await ok('DELETE', `/category/${category.id}`, undefined, 204);
     await ok('POST', `/store/webhooks/endpoints/${endpointId}/test`, {}, 202);
+    // A key expiring within 7 days, and one at 80 % of its limit: the notice job's two events.
+    const expiresAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    await ok(
+      'POST',
+      '/api-key',
+      {
+        keyName: 'Ending',
+        environment: 'production',
+        scopes: [{ resource: 'PRODUCTS', actions: ['READ'] }],
+        expiresAt,
+      },
+      201,
+    );
+    const busy = await ok(
+      'POST',
+      '/api-key',
+      {
+        keyName: 'Busy',
+        environment: 'production',
+        scopes: [{ resource: 'PRODUCTS', actions: ['READ'] }],
+        usageLimit: 10,
+      },
+      201,
+    );
+    await server.prisma.apiKey.update({ where: { id: busy.keyId }, data: { usageCount: 8 } });
+    await quickAddJob({ pgPool: server.db.pool }, taskName.send_key_notices, {});
 
     const typesReceived = () => new Set(receiver.requests.map((r) => r.headers['x-service-event']));
     await eventually(async () => typesReceived().size === eventTypes.length);

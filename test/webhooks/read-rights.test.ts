@@ -190,7 +190,8 @@ describe('subscribing an endpoint to events', () => {
       status: 403,
       body: expect.objectContaining({
         code: 'INSUFFICIENT_SCOPE',
-        message: 'Subscribing to * needs CATEGORIES:READ and CUSTOMERS:READ, which this API key lacks',
+        message:
+          'Subscribing to * needs CATEGORIES:READ and CUSTOMERS:READ and API_KEYS:READ, which this API key lacks',
       }),
     });
     const graphql = await gql(

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useQuery } from 'urql';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
@@ -10,7 +10,7 @@ import { can, type Session, useSession } from '../session';
 
 const KeyFields = graphql(`
   fragment KeyRow on ApiKey {
-    keyId keyName lastFour environment status isActive lastUsedAt expiresAt usageCount usageLimit
+    keyId keyName lastFour environment status isActive lastUsedAt expiresAt usageCount usageLimit notices
     scopes { resource actions }
   }
 `);
@@ -144,7 +144,15 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
   const live = apiKey.status !== 'revoked';
   return (
     <tr>
-      <th scope="row">{apiKey.keyName}</th>
+      <th scope="row">
+        {apiKey.keyName}
+        {apiKey.notices.includes('expiring') ? <NoticeBadge>Expires within 7 days</NoticeBadge> : null}
+        {apiKey.notices.includes('usage_threshold') && apiKey.usageLimit ? (
+          <NoticeBadge>
+            {Math.floor((apiKey.usageCount * 100) / apiKey.usageLimit)} % of limit used
+          </NoticeBadge>
+        ) : null}
+      </th>
       <td>
         <code>…{apiKey.lastFour}</code>
       </td>
@@ -203,6 +211,12 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
     </tr>
   );
 }
+
+/**
+ * A lifecycle notice the key is under (README "Key notices"), under its name so that a phone shows it
+ * without scrolling the table: the words say it, the colour only repeats them.
+ */
+const NoticeBadge = ({ children }: { children: ReactNode }) => <span className="key-notice">{children}</span>;
 
 function CreateKeyDialog({ session, onCreated }: { session: Session; onCreated: () => void }) {
   const [open, setOpen] = useState(false);

@@ -7,6 +7,7 @@ import { inputTypeOf } from '../../resources/input-type';
 import { lookup } from '../../resources/lookup';
 import { pageArgs, pageType } from '../../resources/pagination/schema';
 import { apiKeyUpdateInput, environments, graceInput, newApiKeyInput, scopeObjectInput } from './input';
+import { noticeKinds, noticesOf } from './notices';
 import {
   apiKeySortFields,
   createApiKey,
@@ -26,6 +27,11 @@ export const ScopeActionEnum = builder.enumType('ScopeAction', { values: scopeAc
 const EnvironmentEnum = builder.enumType('ApiKeyEnvironment', { values: environments });
 const StatusEnum = builder.enumType('ApiKeyStatus', { values: ['active', 'inactive', 'revoked'] as const });
 const SortEnum = builder.enumType('ApiKeySortField', { values: apiKeySortFields });
+const NoticeEnum = builder.enumType('ApiKeyNotice', {
+  description:
+    'A lifecycle notice in force (README "Key notices"): `expiring` within 7 days of expiresAt, `usage_threshold` at 80 % of usageLimit or more',
+  values: noticeKinds,
+});
 
 const ScopeObjectRef = builder.objectRef<{ resource: string; actions: string[] }>('Scope').implement({
   description: 'A granted resource and its actions (spec 2.2)',
@@ -60,6 +66,12 @@ function apiKeyFields<Shape extends ApiKey>(t: PothosSchemaTypes.ObjectFieldBuil
     status: t.field({ type: StatusEnum, resolve: (key) => key.status }),
     isActive: t.boolean({ resolve: (key) => key.status === 'active' }),
     lastFour: t.string({ resolve: (key) => key.lastFour }),
+    notices: t.field({
+      type: [NoticeEnum],
+      description:
+        'The lifecycle notices in force for an active key: expiring (expires within 7 days), usage_threshold (usageCount at 80 % of usageLimit or more, as last flushed); empty for a revoked, inactive or expired key',
+      resolve: (key, _args, ctx) => noticesOf(key, ctx.now()),
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (key) => key.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (key) => key.updatedAt }),
     revokedAt: t.field({ type: 'DateTime', nullable: true, resolve: (key) => key.revokedAt }),
