@@ -161,6 +161,7 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
       usageMeter: runtime.usage,
       prisma: db.prisma,
       webhooks: webhookWorkerOptions(config, logger, {}, redis),
+      requestLogRetentionDays: config.requestLog.retentionDays,
       availability,
     });
     const running = worker;

@@ -15,6 +15,7 @@ import { rateLimitHeaders } from './ratelimit/headers';
 import { DataVersions, versionKeyPrefix } from './read-cache/data-version';
 import { createReadCache, type ReadCache } from './read-cache/read-cache';
 import { REDIS_KEY_PREFIX } from './redis';
+import { createRequestLog, type RequestLog } from './request-log/recorder';
 import { createUsageMeter, type UsageMeter } from './usage/meter';
 import { webhookServicesFrom } from './webhook-delivery/services';
 
@@ -30,6 +31,8 @@ export interface Runtime {
   costBudget: CostBudget | null;
   /** The session cookie's name and Secure rule, from NODE_ENV. */
   sessionCookie: SessionCookiePolicy;
+  /** The request log's batched writer (README "Request log"); stop() writes what it still holds. */
+  requestLog: RequestLog;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -109,6 +112,7 @@ export function createRuntime(options: {
     trustedOrigins: config.corsOrigins,
     costBudget,
   });
+  const requestLog = createRequestLog(prisma, { ...config.requestLog, now, logger });
   return {
     services,
     authenticate,
@@ -118,7 +122,14 @@ export function createRuntime(options: {
     readCache,
     costBudget,
     sessionCookie,
-    start: () => invalidation.start(),
-    stop: () => invalidation.stop(),
+    requestLog,
+    start: async () => {
+      requestLog.start();
+      await invalidation.start();
+    },
+    stop: async () => {
+      await invalidation.stop();
+      await requestLog.stop();
+    },
   };
 }

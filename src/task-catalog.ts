@@ -12,6 +12,8 @@ const catalog = {
   fan_out_event: {},
   flush_usage: { schedule: '* * * * *' },
   prune_expired: { schedule: '0 * * * *' },
+  /** The request log's retention: drops old day partitions, makes the coming days'. */
+  prune_request_log: { schedule: '30 * * * *' },
   prune_webhook_deliveries: { schedule: '15 * * * *' },
   /** A recover of an endpoint's failed and exhausted deliveries; queued by recoverWebhookEndpoint. */
   recover_webhook_deliveries: {},
