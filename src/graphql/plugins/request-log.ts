@@ -1,5 +1,5 @@
 import type { OnExecuteHookResult, Plugin } from '@envelop/core';
-import type { ExecutionResult } from 'graphql';
+import { type ExecutionResult, getOperationAST } from 'graphql';
 import type { RequestDoor } from '../../request-log/entry';
 import type { Door, PipelineContext } from '../pipeline-context';
 
@@ -19,7 +19,8 @@ export function useRequestLogNotes(): Plugin<PipelineContext> {
       const state = ctx.req?.state;
       if (!state) return;
       state.door = DOOR[ctx.door];
-      state.operation ??= args.operationName ?? 'anonymous';
+      state.operation ??=
+        args.operationName ?? getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
       if (ctx.requestedCost !== undefined) state.cost = (state.cost ?? 0) + ctx.requestedCost;
       const code = (result as ExecutionResult).errors?.[0]?.extensions?.code;
       if (typeof code === 'string') state.errorCode ??= code;
