@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
+import { Link } from 'wouter';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ScopeGrid, ScopeList } from '../components/scope-grid';
@@ -144,7 +145,14 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
   const live = apiKey.status !== 'revoked';
   return (
     <tr>
-      <th scope="row">{apiKey.keyName}</th>
+      <th scope="row">
+        {apiKey.keyName}
+        <div>
+          <Link href={`/requests?keyId=${apiKey.keyId}`} aria-label={`Requests of ${apiKey.keyName}`}>
+            Requests
+          </Link>
+        </div>
+      </th>
       <td>
         <code>…{apiKey.lastFour}</code>
       </td>
