@@ -8,6 +8,8 @@ const scenarios = [
   'product-throughput.ts',
   'webhooks.ts',
   'webhook-health.ts',
+  'request-log-query.ts',
+  'request-log-cost.ts',
   'cli-start.ts',
   'tenant-isolation.ts',
   'page-statement.ts',

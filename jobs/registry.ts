@@ -2,6 +2,7 @@ import type { Task, TaskList } from 'graphile-worker';
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../prisma/generated/client/client';
 import type { SecretBox } from '../src/auth/secret-box';
+import { REQUEST_LOG_RETENTION_DAYS } from '../src/config';
 import type { WebhookHttpClient } from '../src/outbound-http/http-client';
 import { schedules, type TaskName, taskNames } from '../src/task-catalog';
 import type { UsageMeter } from '../src/usage/meter';
@@ -13,6 +14,7 @@ import { makeDeliverWebhook } from './tasks/deliver_webhook';
 import { makeFanOutEvent } from './tasks/fan_out_event';
 import { makeFlushUsage } from './tasks/flush_usage';
 import { pruneExpired } from './tasks/prune_expired';
+import { makePruneRequestLog } from './tasks/prune_request_log';
 import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
 import { makeRecoverWebhookDeliveries } from './tasks/recover_webhook_deliveries';
 import { type Mailer, makeSendEmail } from './tasks/send_email';
@@ -44,6 +46,8 @@ export interface TaskDeps {
   /** The process's own meter: flush_usage moves what it counted. */
   usageMeter: UsageMeter;
   webhooks: WebhookWorkerOptions;
+  /** REQUEST_LOG_RETENTION_DAYS (default: its default). */
+  requestLogRetentionDays?: number;
 }
 
 interface Made extends TaskDeps {
@@ -58,6 +62,12 @@ const makers: { [name in TaskName]: (deps: Made) => Task } = {
   fan_out_event: ({ delivery }) => makeFanOutEvent(delivery),
   flush_usage: ({ usageMeter, prisma }) => makeFlushUsage(usageMeter, prisma),
   prune_expired: () => pruneExpired,
+  prune_request_log: ({ prisma, requestLogRetentionDays, now }) =>
+    makePruneRequestLog({
+      prisma,
+      retentionDays: requestLogRetentionDays ?? REQUEST_LOG_RETENTION_DAYS,
+      now,
+    }),
   prune_webhook_deliveries: ({ prisma, webhooks, now }) =>
     makePruneWebhookDeliveries({ prisma, retentionDays: webhooks.logRetentionDays, now }),
   recover_webhook_deliveries: ({ prisma, now }) => makeRecoverWebhookDeliveries({ prisma, now }),

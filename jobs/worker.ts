@@ -84,6 +84,7 @@ export async function startWorker(options: {
   usageMeter: UsageMeter;
   prisma: PrismaClient;
   webhooks: WebhookWorkerOptions;
+  requestLogRetentionDays?: number;
   pollInterval?: number;
   /** Told of statements that failed because PostgreSQL is away (one warning per outage). */
   availability?: DatabaseAvailability;
@@ -99,6 +100,7 @@ export async function startWorker(options: {
       pool: options.pgPool,
       usageMeter: options.usageMeter,
       webhooks: options.webhooks,
+      requestLogRetentionDays: options.requestLogRetentionDays,
     }),
     crontab,
     logger: workerLogger(logger),

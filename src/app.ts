@@ -12,6 +12,7 @@ import { AppError, classifyError } from './errors';
 import { createGraphQLDoor } from './graphql/http';
 import { createPipeline } from './graphql/pipeline';
 import { useOperationMetrics } from './graphql/plugins/metrics';
+import { useRequestLogNotes } from './graphql/plugins/request-log';
 import { apiHeaders } from './http/api-headers';
 import { corsFor } from './http/cors';
 import { dashboardRouter } from './http/dashboard';
@@ -46,13 +47,14 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.use(apiHeaders);
-  app.use(requestState(deps.logger));
+  app.use(requestState(deps.logger, deps.runtime.requestLog));
   const metrics = createMetrics({
     prisma: services.prisma,
     ...config.metrics,
     now: () => services.now().getTime(),
     // Process metrics are global to Node; tests build many apps in one process.
     processMetrics: config.env !== 'test',
+    requestLogDropped: () => deps.runtime.requestLog.dropped(),
   });
   app.use(metrics.observe);
   app.use(['/graphql', '/api/v1', '/mcp'], corsFor(config.corsOrigins));
@@ -69,7 +71,7 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     graphiql: config.graphiql,
     secretBox: createSecretBox(config.webhook.secretKey),
-    plugins: [useOperationMetrics(metrics)],
+    plugins: [useOperationMetrics(metrics), useRequestLogNotes()],
   });
   const readBody = readJsonBody(config.bodyLimitBytes);
 

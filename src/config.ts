@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
+/** How long the request log keeps an entry, unless REQUEST_LOG_RETENTION_DAYS says otherwise. */
+export const REQUEST_LOG_RETENTION_DAYS = 7;
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -103,6 +106,12 @@ const schema = z
           .map((host) => host.trim())
           .filter((host) => host !== ''),
       ),
+    /** The request log (README "Request log"): on, or off (nothing recorded; the bench's comparison). */
+    REQUEST_LOG: z.enum(['on', 'off']).default('on'),
+    REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(REQUEST_LOG_RETENTION_DAYS),
+    /** Entries held in an API process waiting for their batched write; past it, new ones are dropped and counted. */
+    REQUEST_LOG_BUFFER_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+    REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     SMTP_FROM: z.string().default('Commerce Webhooks <webhooks@localhost>'),
     /** Where people reach the dashboard: the base of the links e-mails carry (staff invitations). */
@@ -261,6 +270,12 @@ const schema = z
       sweepIntervalMs: env.WEBHOOK_SWEEP_INTERVAL_MS,
       /** Test-only hosts exempt from the webhook address policy; always empty in production. */
       allowedHosts: env.WEBHOOK_ALLOWED_HOSTS,
+    },
+    requestLog: {
+      enabled: env.REQUEST_LOG === 'on',
+      retentionDays: env.REQUEST_LOG_RETENTION_DAYS,
+      bufferMax: env.REQUEST_LOG_BUFFER_MAX,
+      flushMs: env.REQUEST_LOG_FLUSH_MS,
     },
     smtp: { url: env.SMTP_URL, from: env.SMTP_FROM },
     /** The dashboard's address for e-mailed links; default: this machine's port. */

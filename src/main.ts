@@ -195,6 +195,7 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
       usageMeter: runtime.usage,
       prisma: workerDb.prisma,
       webhooks: webhookWorkerOptions(config, logger, {}, redis),
+      requestLogRetentionDays: config.requestLog.retentionDays,
       availability: workerAvailability,
     });
     const running = worker;

@@ -17,6 +17,7 @@ import type { RedisClient } from './redis';
 import { REDIS_KEY_PREFIX } from './redis';
 import { createReadRouting, type ReadRouting } from './replica/read-routing';
 import { StorePositions } from './replica/store-positions';
+import { createRequestLog, type RequestLog } from './request-log/recorder';
 import { createUsageMeter, type UsageMeter } from './usage/meter';
 import { webhookServicesFrom } from './webhook-delivery/services';
 
@@ -34,6 +35,8 @@ export interface Runtime {
   sessionCookie: SessionCookiePolicy;
   /** Where queries read (DATABASE_REPLICA_URL); null: every read on the primary. */
   readRouting: ReadRouting | null;
+  /** The request log's batched writer (README "Request log"); stop() writes what it still holds. */
+  requestLog: RequestLog;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -132,6 +135,7 @@ export function createRuntime(options: {
     trustedOrigins: config.corsOrigins,
     costBudget,
   });
+  const requestLog = createRequestLog(prisma, { ...config.requestLog, now, logger });
   return {
     services,
     authenticate,
@@ -142,13 +146,16 @@ export function createRuntime(options: {
     costBudget,
     sessionCookie,
     readRouting,
+    requestLog,
     async start() {
+      requestLog.start();
       await invalidation.start();
       await readRouting?.start();
     },
     async stop() {
       readRouting?.stop();
       await invalidation.stop();
+      await requestLog.stop();
     },
   };
 }

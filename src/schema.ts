@@ -4,6 +4,7 @@ import './scalars';
 import './modules/analytics/schema';
 import './modules/api-keys/schema';
 import './modules/audit/schema';
+import './modules/request-log/schema';
 import './modules/categories/schema';
 import './modules/products/schema';
 import './modules/coupons/schema';

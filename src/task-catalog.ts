@@ -12,6 +12,8 @@ const catalog = {
   fan_out_event: {},
   flush_usage: { schedule: '* * * * *' },
   prune_expired: { schedule: '0 * * * *' },
+  /** The request log's retention: drops old day partitions, makes the coming days'. */
+  prune_request_log: { schedule: '30 * * * *' },
   prune_webhook_deliveries: { schedule: '15 * * * *' },
   /** Keys' lifecycle notices (README "Key notices"); also queued by flush_usage after it moved usage. */
   send_key_notices: { schedule: '30 * * * *' },

@@ -23,6 +23,7 @@ const OrderPage = lazyPage(() => import('./pages/orders'), 'OrderPage');
 const OrdersPage = lazyPage(() => import('./pages/orders'), 'OrdersPage');
 const OverviewPage = lazyPage(() => import('./pages/overview'), 'OverviewPage');
 const ProductsPage = lazyPage(() => import('./pages/products'), 'ProductsPage');
+const RequestsPage = lazyPage(() => import('./pages/requests'), 'RequestsPage');
 const ReviewsPage = lazyPage(() => import('./pages/reviews'), 'ReviewsPage');
 const SettingsPage = lazyPage(() => import('./pages/settings'), 'SettingsPage');
 const StaffPage = lazyPage(() => import('./pages/staff'), 'StaffPage');
@@ -41,6 +42,7 @@ const sections = [
   ['/staff', 'Staff'],
   ['/settings', 'Settings'],
   ['/audit', 'Audit log'],
+  ['/requests', 'Requests'],
 ] as const;
 
 /** Sections shown only to sessions holding the right to read them. */
@@ -133,6 +135,7 @@ export function App() {
               <Route path="/staff" component={StaffPage} />
               <Route path="/account" component={AccountPage} />
               <Route path="/audit" component={AuditPage} />
+              <Route path="/requests" component={RequestsPage} />
               <Route path="/sign-in">
                 <Redirect to="/" />
               </Route>

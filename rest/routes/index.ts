@@ -6,6 +6,7 @@ import { couponRoutes } from './coupons';
 import { customerRoutes } from './customers';
 import { orderRoutes } from './orders';
 import { productRoutes } from './products';
+import { requestLogRoutes } from './request-log';
 import { reviewRoutes } from './reviews';
 import { sessionRoutes } from './sessions';
 import { staffRoutes } from './staff';
@@ -16,6 +17,7 @@ import { webhookRoutes } from './webhooks';
 export const routeTable: RestRoute[] = [
   ...analyticsRoutes,
   ...apiKeyRoutes,
+  ...requestLogRoutes,
   ...categoryRoutes,
   ...productRoutes,
   ...couponRoutes,

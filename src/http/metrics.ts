@@ -47,6 +47,8 @@ export function createMetrics(options: {
   processMetrics?: boolean;
   /** The clock of the queue aggregate's reuse (ms). */
   now?: () => number;
+  /** Request log rows this process dropped (buffer full, or batch refused): src/request-log/recorder.ts. */
+  requestLogDropped?: () => number;
 }): Metrics {
   const registry = new Registry();
   const queue = reusedFor(QUEUE_READ_TTL_MS, options.now ?? Date.now, () =>
@@ -107,6 +109,18 @@ export function createMetrics(options: {
       for (const row of rows) this.set({ task: row.task, state: row.state }, Number(row.count));
     },
   });
+
+  const requestLogDropped = options.requestLogDropped;
+  if (requestLogDropped)
+    new Counter({
+      name: 'request_log_dropped_total',
+      help: 'Request log entries this process dropped: its buffer was full, or the database refused their batch',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(requestLogDropped());
+      },
+    });
 
   const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : null;
   const authorized = (req: Request) => {

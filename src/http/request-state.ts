@@ -3,6 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../access/principal';
 import type { CostDecision } from '../cost/budget';
+import type { RequestDoor } from '../request-log/entry';
+import type { RequestLog } from '../request-log/recorder';
 
 export interface RequestState {
   requestId: string;
@@ -23,6 +25,12 @@ export interface RequestState {
   readCache?: 'hit' | 'miss' | 'off';
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */
   route?: string;
+  /** What the pipeline ran, for the request log (src/graphql/plugins/request-log.ts): door, operation name, cost. */
+  door?: RequestDoor;
+  operation?: string;
+  cost?: number;
+  /** The code of the error the request answered with, if any. */
+  errorCode?: string;
 }
 
 declare global {
@@ -54,8 +62,11 @@ function lazyChild(logger: Logger, requestId: string): Logger {
   });
 }
 
-/** Gives every request an id (a sane incoming X-Request-Id is kept), a child logger and one log line. */
-export function requestState(logger: Logger) {
+/**
+ * Gives every request an id (a sane incoming X-Request-Id is kept), a child logger and one log line,
+ * and hands each finished request to the request log (which keeps the authenticated ones).
+ */
+export function requestState(logger: Logger, requestLog?: RequestLog) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : newRequestId();
@@ -68,8 +79,9 @@ export function requestState(logger: Logger) {
     };
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
-      if (!logger.isLevelEnabled('info')) return;
       const ms = Number(process.hrtime.bigint() - req.state.startedAt) / 1e6;
+      requestLog?.record(req, res, ms);
+      if (!logger.isLevelEnabled('info')) return;
       logger.info(
         {
           requestId,

@@ -18,12 +18,14 @@ export function setErrorHeaders(res: Response, error: AppError): void {
 /** The REST error envelope with its HTTP status. */
 export function sendRestError(res: Response, error: AppError): void {
   setErrorHeaders(res, error);
+  res.req.state.errorCode ??= error.code;
   res.status(error.status).json(errorEnvelope(error, res.req.state.requestId));
 }
 
 /** A failure before GraphQL execution: a GraphQL-shaped body, and the HTTP status set too. */
 export function sendGraphQLError(res: Response, error: AppError): void {
   setErrorHeaders(res, error);
+  res.req.state.errorCode ??= error.code;
   res.status(error.status).json({
     errors: [
       {

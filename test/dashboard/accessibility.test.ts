@@ -71,6 +71,7 @@ const pages = (): Array<[string, string]> => [
   ['endpoint', `/webhooks/${ids.endpoint}`],
   ['delivery', `/webhooks/${ids.endpoint}/deliveries/${ids.delivery}`],
   ['audit', '/audit'],
+  ['requests', '/requests'],
   ['categories', '/categories'],
   ['reviews', '/reviews'],
   ['settings', '/settings'],

@@ -75,6 +75,7 @@ const PAGES: Array<[name: string, section: string, then?: Step]> = [
   ['endpoint', 'Webhooks', firstRow('Webhook endpoint')],
   ['delivery', 'Webhooks', steps(firstRow('Webhook endpoint'), firstRow(/^Delivery of/))],
   ['audit', 'Audit log'],
+  ['requests', 'Requests'],
 ];
 
 type Name = string | RegExp;

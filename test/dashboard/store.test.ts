@@ -70,6 +70,7 @@ const sections = [
   'Staff',
   'Settings',
   'Audit log',
+  'Requests',
 ];
 
 it('has a navigation landmark with every section, and one h1 naming each page, also on a deep link', async () => {

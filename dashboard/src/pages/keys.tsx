@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useQuery } from 'urql';
+import { Link } from 'wouter';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ScopeGrid, ScopeList } from '../components/scope-grid';
@@ -152,6 +153,11 @@ function KeyRow({ apiKey, session, onChanged }: { apiKey: Key; session: Session;
             {Math.floor((apiKey.usageCount * 100) / apiKey.usageLimit)} % of limit used
           </NoticeBadge>
         ) : null}
+        <div>
+          <Link href={`/requests?keyId=${apiKey.keyId}`} aria-label={`Requests of ${apiKey.keyName}`}>
+            Requests
+          </Link>
+        </div>
       </th>
       <td>
         <code>…{apiKey.lastFour}</code>

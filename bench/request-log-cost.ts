@@ -1,0 +1,144 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { seedDemoStore } from '../prisma/seed/demo-store';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { connectDatabase } from '../src/db/client';
+import { listen } from '../src/http/server';
+import { createLogger } from '../src/logger';
+import { issueApiKey } from '../src/modules/api-keys/issue';
+import { connectRedis } from '../src/redis';
+import { createRuntime } from '../src/runtime';
+import { allScopes } from '../test/helpers/factories';
+import { median } from './alternating';
+import { withBenchDatabase } from './database';
+
+/**
+ * Issue 32 item 1: what the request log costs. `GET /api/v1/product?limit=25` (full stack) against
+ * four apps of one process — read cache on and off (every request a miss), each with REQUEST_LOG on
+ * and off — in alternating rounds of closed-loop load from a client process (bench/load-client.ts).
+ * Target: with the log on, at least 0.95 of the throughput with it off, cached and uncached alike.
+ */
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
+const WARM_UP_MS = 2000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const KEYS = Number(process.env.BENCH_KEYS ?? 1000);
+const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function load(target: { url: string; keys: string[]; durationMs?: number }): Promise<Result> {
+  const input = JSON.stringify({
+    durationMs: DURATION_MS,
+    method: 'GET',
+    ...target,
+    concurrency: CONCURRENCY,
+  });
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'load-client.ts')],
+      { maxBuffer: 1 << 20 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as Result)),
+    );
+    child.stdin?.end(input);
+  });
+}
+
+async function run(databaseUrl: string) {
+  if (process.env.NODE_ENV !== 'production')
+    throw new Error('run with NODE_ENV=production (npm run bench does)');
+  const logger = createLogger('silent');
+  const db = connectDatabase(databaseUrl, { max: 10 });
+  const redis = connectRedis(redisUrl, logger);
+  await new Promise((resolve) => redis.once('ready', resolve));
+  const prefix = `bench:${process.pid}:`;
+  const seeded = await seedDemoStore(db.prisma);
+  const keys: string[] = [];
+  for (let k = 0; k < KEYS; k++)
+    keys.push(
+      (
+        await issueApiKey(
+          db.prisma,
+          seeded.storeId,
+          { keyName: `bench ${k}`, environment: 'production', scopes: allScopes() },
+          { now: new Date() },
+        )
+      ).secret,
+    );
+  const secretKey = randomBytes(32).toString('hex');
+  const apps: Record<string, { base: string; stop: () => Promise<void> }> = {};
+  for (const cache of ['cached', 'uncached'] as const)
+    for (const log of ['on', 'off'] as const) {
+      const config = loadConfig({
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: databaseUrl,
+        WEBHOOK_SECRET_KEY: secretKey,
+        READ_CACHE_TTL_MS: cache === 'cached' ? '10000' : '0',
+        REQUEST_LOG: log,
+      });
+      const runtime = createRuntime({ config, prisma: db.prisma, redis, logger, redisKeyPrefix: prefix });
+      await runtime.start();
+      const listener = await listen(createApp({ config, redis, logger, runtime }), 0, '127.0.0.1');
+      apps[`${cache}, log ${log}`] = {
+        base: `http://127.0.0.1:${(listener.address() as AddressInfo).port}`,
+        stop: async () => {
+          listener.close();
+          await runtime.stop();
+        },
+      };
+    }
+  const productPath = '/api/v1/product?limit=25';
+  for (const app of Object.values(apps))
+    await load({ url: app.base + productPath, keys, durationMs: WARM_UP_MS });
+  const rounds: Record<string, number[]> = Object.fromEntries(Object.keys(apps).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternating, and each round's order turned around, so neither side always follows the other.
+    const names = Object.keys(apps);
+    for (const name of round % 2 ? names.reverse() : names) {
+      const result = await load({ url: (apps[name] as { base: string }).base + productPath, keys });
+      if (result.errors > 0) throw new Error(`${name}: ${result.errors} responses were not 200`);
+      (rounds[name] as number[]).push(result.rps);
+    }
+  }
+  const logged = await db.prisma.requestLogEntry.count();
+  console.log(
+    `GET ${productPath}: ${CONCURRENCY} concurrent clients, ${ROUNDS} alternating rounds of ${DURATION_MS / 1000} s, ${KEYS} keys; ${logged.toLocaleString('en')} entries logged`,
+  );
+  for (const [name, values] of Object.entries(rounds))
+    console.log(
+      `  ${name.padEnd(18)} median ${median(values).toFixed(0).padStart(6)} req/s (rounds: ${values.map((v) => v.toFixed(0)).join(', ')})`,
+    );
+  for (const cache of ['cached', 'uncached']) {
+    const ratio =
+      median(rounds[`${cache}, log on`] as number[]) / median(rounds[`${cache}, log off`] as number[]);
+    console.log(
+      `  ${cache}: log on / off ${ratio.toFixed(3)} (target ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'})`,
+    );
+  }
+  for (const app of Object.values(apps)) await app.stop();
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    if (found.length) await redis.del(...found);
+    cursor = next;
+  } while (cursor !== '0');
+  redis.disconnect();
+  await db.close();
+}
+
+withBenchDatabase('request_log_cost', run)
+  .then(() => process.exit(0))
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -1,0 +1,146 @@
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Db } from '../db/client';
+import { type RequestLogRow, requestLogRow } from './entry';
+
+/**
+ * The request log's writer (README "Request log"): each finished authenticated request becomes a
+ * row in this process's buffer, and the buffer is written in batches — one multi-row INSERT every
+ * `flushMs`, or as soon as `batchSize` rows wait — never awaited by a request. A full buffer (the
+ * database slow or away) drops the new row and counts it (`request_log_dropped_total`), never
+ * blocks; a batch the database refused is dropped and counted too. stop() writes what is left.
+ */
+export interface RequestLog {
+  readonly enabled: boolean;
+  record(req: Request, res: Response, durationMs: number): void;
+  /** Writes what waits now (the timer does it otherwise); resolves with the rows written. */
+  flush(): Promise<number>;
+  /** Rows dropped since start: buffer full, or their batch refused. */
+  dropped(): number;
+  /** Rows waiting for their write. */
+  waiting(): number;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface RequestLogOptions {
+  enabled: boolean;
+  /** Rows held at most; past it new rows are dropped and counted. */
+  bufferMax: number;
+  flushMs: number;
+  /** Rows per INSERT; a buffer this full is written without waiting for the timer. */
+  batchSize?: number;
+  now: () => Date;
+  logger: Logger;
+}
+
+const COLUMNS =
+  '"at", "storeId", "keyId", "staffUserId", door, method, route, status, "errorCode", "durationMs", "requestId", "clientIp", cost';
+// One statement whatever the batch's size (unnest of one array per column), so PostgreSQL plans it once.
+const INSERT = `INSERT INTO "RequestLogEntry" (${COLUMNS})
+  SELECT * FROM unnest($1::timestamp(3)[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::int[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::int[])`;
+
+export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog {
+  const batchSize = options.batchSize ?? 1000;
+  let buffer: RequestLogRow[] = [];
+  let dropped = 0;
+  let droppedSinceWarning = 0;
+  let writing: Promise<number> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let soon = false;
+
+  const write = async (rows: RequestLogRow[]): Promise<number> => {
+    try {
+      await db.$executeRawUnsafe(
+        INSERT,
+        rows.map((row) => row.at.toISOString().slice(0, 23)),
+        rows.map((row) => row.storeId),
+        rows.map((row) => row.keyId),
+        rows.map((row) => row.staffUserId),
+        rows.map((row) => row.door),
+        rows.map((row) => row.method),
+        rows.map((row) => row.route),
+        rows.map((row) => row.status),
+        rows.map((row) => row.errorCode),
+        rows.map((row) => row.durationMs),
+        rows.map((row) => row.requestId),
+        rows.map((row) => row.clientIp),
+        rows.map((row) => row.cost),
+      );
+      return rows.length;
+    } catch (error) {
+      dropped += rows.length;
+      options.logger.warn({ err: error, rows: rows.length }, 'request log batch not written; dropped');
+      return 0;
+    }
+  };
+
+  /** Writes the buffer in batches, one statement at a time; a call while one runs waits for it, then writes. */
+  const flush = async (): Promise<number> => {
+    while (writing) await writing;
+    if (buffer.length === 0) return 0;
+    const run = (async () => {
+      let written = 0;
+      while (buffer.length > 0) {
+        const batch = buffer.slice(0, batchSize);
+        buffer = buffer.slice(batch.length);
+        written += await write(batch);
+      }
+      return written;
+    })();
+    writing = run;
+    try {
+      return await run;
+    } finally {
+      writing = null;
+      if (droppedSinceWarning > 0) {
+        options.logger.warn(
+          { dropped: droppedSinceWarning, bufferMax: options.bufferMax },
+          'request log buffer full: entries dropped',
+        );
+        droppedSinceWarning = 0;
+      }
+    }
+  };
+
+  const flushSoon = () => {
+    if (soon) return;
+    soon = true;
+    setImmediate(() => {
+      soon = false;
+      if (!writing) void flush();
+    });
+  };
+
+  return {
+    enabled: options.enabled,
+    record(req, res, durationMs) {
+      if (!options.enabled) return;
+      const row = requestLogRow(req, res, durationMs, options.now());
+      if (!row) return;
+      if (buffer.length >= options.bufferMax) {
+        dropped++;
+        droppedSinceWarning++;
+        return;
+      }
+      buffer.push(row);
+      if (buffer.length >= batchSize) flushSoon();
+    },
+    flush,
+    dropped: () => dropped,
+    waiting: () => buffer.length,
+    start() {
+      if (!options.enabled || timer) return;
+      timer = setInterval(() => {
+        if (!writing && buffer.length > 0) void flush();
+      }, options.flushMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await flush();
+    },
+  };
+}
