@@ -1,6 +1,6 @@
-import type { RedisClient } from '../redis';
 import type { Logger } from 'pino';
 import { defineScript, type ScriptCall } from '../ratelimit/redis-script';
+import type { RedisClient } from '../redis';
 
 /**
  * How long a store's last write position is kept: a read needs it only while the replica may not
