@@ -19,6 +19,7 @@ import { execute } from './executor';
 import type { PreparedOperation } from './operation';
 import { type DoorRequest, doorContextClass, type PipelineContext } from './pipeline-context';
 import { maskError, useErrors } from './plugins/errors';
+import { useConditionalRead } from './plugins/conditional-read';
 import { useIdempotency } from './plugins/idempotency';
 import { useInputBoundary } from './plugins/input-boundary';
 import { useReadCache } from './plugins/read-cache';
@@ -86,7 +87,8 @@ const offlineGraphiQL = (options?: GraphiQLOptions) => {
  * The one execution pipeline of the three doors (envelop, inside graphql-yoga). Each concern that
  * wraps execution is one plugin, in this order (envelop runs onExecute hooks in order, and a plugin
  * that answers stops the ones after it): error logging, the caller's plugins (operation metrics),
- * query limits and cost (refuse early), request context and principal, the principal's cost budget,
+ * query limits and cost (refuse early), request context and principal, conditional reads (a 304
+ * before anything is spent), the principal's cost budget,
  * the input boundary, read cache, idempotency, and last the store's fair share of execution (it
  * wraps execution itself). Error masking is yoga's, with our mask. README "Architecture" lists the
  * plugins in the same order (test/install/pipeline-plugins.test.ts).
@@ -120,6 +122,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
       useRequestContext({ ...deps, DoorContext }),
+      useConditionalRead(deps.schema, deps.readCache),
       ...(deps.costBudget ? [useCostBudget(deps.costBudget)] : []),
       useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),
