@@ -118,7 +118,9 @@ function send(res: Response, entry: CompiledRoute, result: ExecutionResult): voi
   const remembered = cachedResultOf(result);
   // A read the cache keeps: its envelope's bytes are made once, then sent as they are.
   const answer = remembered
-    ? remembered.rendering(() => cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), contentTag))
+    ? remembered.rendering(() =>
+        cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), contentTag),
+      )
     : cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), read ? contentTag : undefined);
   sendAnswer(res, status, answer, read);
 }

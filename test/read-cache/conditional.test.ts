@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { parse } from 'graphql';
 import type { Principal } from '../../src/access/principal';
 import { allScopePairs, toScopeObjects } from '../../src/access/scopes';
-import { parse } from 'graphql';
 import { readTag } from '../../src/read-cache/etag';
 import { makeKey, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -27,7 +27,9 @@ beforeAll(async () => {
   // A second API process of the same deployment (its own cache, the same Redis and database).
   second = await startTestServer(env, { shareWith: server });
   store = await makeStoreWithKey(server.prisma);
-  expect((await server.send('POST', '/api/v1/product', { name: 'Runner', priceAmount: 5000 }, store.key)).status).toBe(201);
+  expect(
+    (await server.send('POST', '/api/v1/product', { name: 'Runner', priceAmount: 5000 }, store.key)).status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await second.close();
@@ -54,7 +56,7 @@ describe('REST', () => {
     const again = await get(LIST);
     const cost = costRemaining(first) - costRemaining(again);
     expect(cost).toBeGreaterThan(0);
-    const remaining = Number(again.headers.get("x-ratelimit-remaining"));
+    const remaining = Number(again.headers.get('x-ratelimit-remaining'));
     const conditional = await measured(() => get(LIST, etag));
     expect({ status: conditional.res.status, body: conditional.text, sql: conditional.statements }).toEqual({
       status: 304,
@@ -93,7 +95,7 @@ describe('REST', () => {
     expect(later.headers.get('etag')).not.toBe(etag);
   });
 
-  it("never a 304 across callers who see differently: another scope set, another store, a caller lacking the scope", async () => {
+  it('never a 304 across callers who see differently: another scope set, another store, a caller lacking the scope', async () => {
     const etag = (await get(LIST)).headers.get('etag') as string;
     const readerOnly = (await makeKey(server.prisma, store.id, { scopes: toScopeObjects(['PRODUCTS:READ']) }))
       .secret;
@@ -104,10 +106,11 @@ describe('REST', () => {
     const elsewhere = await get(LIST, etag, other.key);
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers.get('etag')).not.toBe(etag);
-    const noProducts = (await makeKey(server.prisma, store.id, { scopes: toScopeObjects(['ORDERS:READ']) })).secret;
+    const noProducts = (await makeKey(server.prisma, store.id, { scopes: toScopeObjects(['ORDERS:READ']) }))
+      .secret;
     const refused = await get(LIST, etag, noProducts);
     expect(refused.status).toBe(403);
-    expect(refused.headers.get("etag")).toBeNull();
+    expect(refused.headers.get('etag')).toBeNull();
   });
 
   it('answers say they vary by caller; an error and a write carry no tag', async () => {
