@@ -39,7 +39,8 @@ export async function startApiProcesses(options: {
         exits.delete(exited);
         resolve();
         if (stopping) {
-          if (code !== 0) clean = false;
+          // One still starting has no handler yet: the signal ends it, with nothing in flight.
+          if (code !== 0 && signal !== 'SIGTERM') clean = false;
           return;
         }
         if (!listening) {
