@@ -30,6 +30,8 @@ async function run(databaseUrl: string) {
     RATE_LIMIT_MAX: '100000000',
     COST_BUDGET_POINTS: '1000000000',
     READ_CACHE_TTL_MS: '600000',
+    // A loaded machine must not make admission fall back to memory (no version: no tag, a 200).
+    REDIS_TIMEOUT_MS: '2000',
   });
   const first = await fetch(app.base + PAGE, { headers: { 'tt-api-key': keys[0] as string } });
   const body = await first.text();
