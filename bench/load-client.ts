@@ -17,6 +17,8 @@ export interface LoadInput {
   concurrency: number;
   /** The status a good answer has (default 200); any other counts as an error. */
   okStatus?: number;
+  /** Headers beside the key's (a conditional request's If-None-Match). */
+  headers?: Record<string, string>;
 }
 
 /** What the client prints. */
@@ -41,7 +43,10 @@ function sender(input: LoadInput): (key: string) => Promise<number> {
     method: input.method,
     agent,
   };
-  const bodyHeaders = body ? { 'content-type': 'application/json', 'content-length': body.length } : {};
+  const bodyHeaders = {
+    ...input.headers,
+    ...(body ? { 'content-type': 'application/json', 'content-length': body.length } : {}),
+  };
   return (key) =>
     new Promise((resolve, reject) => {
       const req = request({ ...base, headers: { 'tt-api-key': key, ...bodyHeaders } }, (res) => {

@@ -16,6 +16,7 @@ const scenarios = [
   'executor.ts',
   'cost.ts',
   'peers.ts',
+  'conditional.ts',
 ];
 for (const scenario of scenarios) {
   console.log(`\n== ${scenario}`);

@@ -3,9 +3,11 @@ import type { ExecutionResult } from 'graphql';
 import type { Authenticate } from '../src/auth/authenticate';
 import { AppError, classifyError } from '../src/errors';
 import type { Pipeline } from '../src/graphql/pipeline';
+import { isNotModified } from '../src/graphql/plugins/conditional-read';
 import { cachedResultOf } from '../src/graphql/plugins/read-cache';
 import { sendRestError } from '../src/http/respond';
 import { type CachedAnswer, cachedAnswer } from '../src/read-cache/answer';
+import { contentTag } from '../src/read-cache/etag';
 import { readJsonBody } from './body';
 import { type CompiledRoute, matchRoute } from './compile';
 import { successEnvelope } from './envelope';
@@ -94,6 +96,11 @@ function attempt<T>(make: () => T): { ok: true; value: T } | { ok: false; error:
 
 /** The operation's result as REST's answer: the first error's envelope, or the route's success. */
 function send(res: Response, entry: CompiledRoute, result: ExecutionResult): void {
+  // A conditional read whose tag is current (src/graphql/plugins/conditional-read.ts set the ETag).
+  if (isNotModified(res.req)) {
+    res.status(304).end();
+    return;
+  }
   const error = result.errors?.[0];
   // Unexpected errors were logged by the pipeline before it masked them.
   if (error) {
@@ -107,25 +114,23 @@ function send(res: Response, entry: CompiledRoute, result: ExecutionResult): voi
   }
   const status = route.status ?? 200;
   const data = result.data as Record<string, unknown>;
+  const read = res.req.method === 'GET' || res.req.method === 'HEAD';
   const remembered = cachedResultOf(result);
-  if (!remembered) {
-    res.status(status).json(successEnvelope(route.result, data));
-    return;
-  }
-  // A read the cache keeps: its envelope's bytes and ETag are made once, then sent as they are.
-  const etagOf = res.app.get('etag fn') as ((body: Buffer) => string) | undefined;
-  const answer = remembered.rendering(() =>
-    cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), (body) => etagOf?.(body)),
-  );
-  sendAnswer(res, status, answer);
+  // A read the cache keeps: its envelope's bytes are made once, then sent as they are.
+  const answer = remembered
+    ? remembered.rendering(() =>
+        cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), contentTag),
+      )
+    : cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), read ? contentTag : undefined);
+  sendAnswer(res, status, answer, read);
 }
 
 /**
- * A prepared answer: what res.json would send (headers, ETag made by the app's own function,
- * 304 to a matching If-None-Match, no body for HEAD) without serializing or hashing again.
+ * A prepared answer: what res.json would send, and for a read without a version tag the ETag of its
+ * bytes (express answers 304 to a matching If-None-Match; HEAD gets no body).
  */
-function sendAnswer(res: Response, status: number, answer: CachedAnswer): void {
+function sendAnswer(res: Response, status: number, answer: CachedAnswer, read: boolean): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  if (answer.etag !== undefined) res.setHeader('ETag', answer.etag);
+  if (read && answer.etag !== undefined && !res.hasHeader('ETag')) res.setHeader('ETag', answer.etag);
   res.status(status).send(answer.body);
 }

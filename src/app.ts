@@ -13,7 +13,7 @@ import { createGraphQLDoor } from './graphql/http';
 import { createPipeline } from './graphql/pipeline';
 import { useOperationMetrics } from './graphql/plugins/metrics';
 import { useRequestLogNotes } from './graphql/plugins/request-log';
-import { apiHeaders } from './http/api-headers';
+import { apiHeaders, varyByCaller } from './http/api-headers';
 import { corsFor } from './http/cors';
 import { dashboardRouter } from './http/dashboard';
 import { healthRouter } from './http/health';
@@ -44,6 +44,8 @@ export function createApp(deps: AppDeps): Express {
   const { services, authenticate, readCache } = deps.runtime;
   const app = express();
   app.disable('x-powered-by');
+  // ETags are the doors' (README "Conditional requests"): reads only, never an error or a write.
+  app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.use(apiHeaders);
@@ -57,7 +59,7 @@ export function createApp(deps: AppDeps): Express {
     requestLogDropped: () => deps.runtime.requestLog.dropped(),
   });
   app.use(metrics.observe);
-  app.use(['/graphql', '/api/v1', '/mcp'], corsFor(config.corsOrigins));
+  app.use(['/graphql', '/api/v1', '/mcp'], varyByCaller, corsFor(config.corsOrigins));
 
   const pipeline = createPipeline({
     schema,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /** How long the request log keeps an entry, unless REQUEST_LOG_RETENTION_DAYS says otherwise. */
@@ -74,6 +75,12 @@ const schema = z
     COST_BUDGET_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
     STORE_MAX_COST_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000_000).default(25_000),
     SEED_DEMO: bool.default(false),
+    /** API processes on the one port (node:cluster): a count, or `auto` for the machine's cores. */
+    API_PROCESSES: z
+      .union([z.literal('auto'), z.coerce.number().int().min(1).max(1024)], {
+        error: 'must be a whole number from 1 to 1024, or auto (one per core)',
+      })
+      .default(1),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
     /** PostgreSQL ends a statement of the API and worker running longer than this (0: never). */
     DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
@@ -246,6 +253,7 @@ const schema = z
     /** Query cost each store may have executing at once per API process (0: unbounded). */
     storeMaxCostInFlight: env.STORE_MAX_COST_IN_FLIGHT,
     seedDemo: env.SEED_DEMO,
+    apiProcesses: env.API_PROCESSES === 'auto' ? availableParallelism() : env.API_PROCESSES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS,
     http: {

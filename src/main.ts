@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import express from 'express';
@@ -5,6 +6,7 @@ import type { Runner } from 'graphile-worker';
 import type { Logger } from 'pino';
 import { startWorker, surviveLostJobReports, webhookWorkerOptions } from '../jobs/worker';
 import { type SeedResult, seedDemoStore } from '../prisma/seed/demo-store';
+import { type ApiProcesses, startApiProcesses } from './api-processes';
 import { createApp } from './app';
 import { banner } from './banner';
 import { type Config, ConfigError, configWarnings, loadConfig } from './config';
@@ -36,15 +38,41 @@ interface Progress {
  */
 async function main() {
   const envFile = readEnvFile();
-  const role = parseRole(process.argv[2]);
+  // An API process of API_PROCESSES (src/api-processes.ts) is `api`, whatever the primary runs.
+  const role = cluster.isWorker ? 'api' : parseRole(process.argv[2]);
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, terminalLogDestination(config.env));
+  const rootLogger = createLogger(config.logLevel, terminalLogDestination(config.env));
+  // Several API processes write to one stream: each line says which.
+  const logger = cluster.isWorker ? rootLogger.child({ pid: process.pid }) : rootLogger;
   if (envFile) logger.debug('settings read from %s (the environment wins)', envFile);
   const stops = new Stops(logger);
   const progress: Progress = {};
-  let started: Awaited<ReturnType<typeof start>>;
+  const supervising = cluster.isPrimary && role !== 'worker' && config.apiProcesses > 1;
+  let started: Started | null = null;
+  let exitCode = 0;
+  let processes: ApiProcesses | undefined;
   try {
-    started = await start(role, config, logger, stops, progress);
+    if (supervising) checkApiProcesses(role, config);
+    // The primary of several API processes keeps what there is one of: the embedded PostgreSQL,
+    // migrations and the demo seed, and the worker (`npm start`); `api` alone needs none of it.
+    if (!supervising || role === 'all')
+      started = await start(role, config, logger, stops, progress, !supervising);
+    if (supervising) {
+      const databaseUrl = progress.databaseUrl ?? (config.databaseUrl as string);
+      processes = await startApiProcesses({
+        count: config.apiProcesses,
+        env: { DATABASE_URL: databaseUrl },
+        logger,
+      });
+      const running = processes;
+      stops.listener(async () => {
+        if (!(await running.stop('SIGTERM'))) {
+          exitCode = 1;
+          logger.error('an API process did not stop cleanly');
+        }
+      });
+      printBanner(config, role, databaseUrl, started);
+    }
   } catch (error) {
     // Half-way through: whatever started stops again, the embedded PostgreSQL last.
     await stops.listeners();
@@ -52,7 +80,6 @@ async function main() {
     reportStartupFailure(error, config, progress, logger);
     process.exit(1);
   }
-  const { db, runtime } = started;
 
   let stopping = false;
   // Ctrl-C signals the whole foreground group, so npm and the terminal may both deliver one: the
@@ -72,20 +99,65 @@ async function main() {
     deadline.unref();
     await stops.listeners();
     // Usage counted in this process (no Redis, or Redis down) must not be lost.
-    const flushed = await runtime.usage.flush(db.prisma).catch((error: unknown) => {
-      logger.warn({ err: error }, 'final usage flush failed');
-      return null;
-    });
+    const flushed = started
+      ? await started.runtime.usage.flush(started.db.prisma).catch((error: unknown) => {
+          logger.warn({ err: error }, 'final usage flush failed');
+          return null;
+        })
+      : null;
     if (flushed) logger.info('usage counts of %d key(s) written to the database', flushed);
     await stops.resources();
     logger.info('stopped');
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  void processes?.failed.then(() => {
+    exitCode = 1;
+    void shutdown('an API process failing to start');
+  });
 }
 
-async function start(role: Role, config: Config, logger: Logger, stops: Stops, progress: Progress) {
+type Started = Awaited<ReturnType<typeof start>>;
+
+/** API_PROCESSES above 1 shares what must be shared between API processes through Redis. */
+function checkApiProcesses(role: Role, config: Config): void {
+  if (!config.redisUrl)
+    throw new ConfigError(
+      `API_PROCESSES=${config.apiProcesses} needs REDIS_URL: API processes share rate limits, usage counts and the read cache's versions through Redis (set REDIS_URL, or API_PROCESSES=1)`,
+    );
+  if (role === 'api' && !config.databaseUrl) throw new ConfigError('DATABASE_URL is required for `api`');
+}
+
+function printBanner(
+  config: Config,
+  role: Role,
+  databaseUrl: string,
+  started: { demo: SeedResult | null } | null,
+): void {
+  process.stdout.write(
+    banner({
+      config,
+      role,
+      embeddedDir: config.databaseUrl ? undefined : path.resolve(config.dataDir),
+      databaseUrl,
+      demo: started?.demo ?? null,
+    }),
+  );
+}
+
+/**
+ * Starts the role in this process; `serveApi` false: the primary of several API processes, which
+ * runs everything of its role but the HTTP server (and prints the banner once they listen).
+ */
+async function start(
+  role: Role,
+  config: Config,
+  logger: Logger,
+  stops: Stops,
+  progress: Progress,
+  serveApi = true,
+) {
   for (const warning of configWarnings(config, { api: role !== 'worker' })) logger.warn(warning);
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -165,7 +237,7 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
   stops.resource(() => runtime.stop());
 
   let server: Server | undefined;
-  if (role !== 'worker') {
+  if (role !== 'worker' && serveApi) {
     const app = createApp({ config, redis, logger, runtime });
     server = await listen(app, config.port, config.host, config.http);
     const listening = server;
@@ -212,16 +284,9 @@ async function start(role: Role, config: Config, logger: Logger, stops: Stops, p
       logger.info('worker health on http://%s:%d/healthz and /readyz', config.host, config.workerHealthPort);
     }
   }
-  process.stdout.write(
-    banner({
-      config,
-      role,
-      embeddedDir: config.databaseUrl ? undefined : path.resolve(config.dataDir),
-      databaseUrl,
-      demo,
-    }),
-  );
-  return { db, runtime };
+  // Once, by the primary, when there are several API processes.
+  if (serveApi && cluster.isPrimary) printBanner(config, role, databaseUrl, { demo });
+  return { db, runtime, demo };
 }
 
 /**

@@ -98,7 +98,6 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
   };
 
   return async (req, res, options) => {
-    const cost = options?.cost ?? unknownCost;
     const write = options?.isWrite?.() ?? false;
     if (options?.isPublic) {
       if (write) checkOrigin(req, false);
@@ -107,6 +106,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     const now = deps.now();
     const credential = presentedCredential(req.headers, deps.sessionCookie.name);
     const withDataVersion = (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false;
+    // A conditional read may be answered 304, which spends no cost budget (README "Conditional
+    // requests"): its charge waits for the pipeline's cost-budget plugin, after the condition.
+    const conditional = withDataVersion && req.headers['if-none-match'] !== undefined;
+    const cost = (!conditional && options?.cost) || unknownCost;
     if (credential.kind === 'session') {
       if (write && credential.via === 'cookie') checkOrigin(req, true);
       const failures = deps.failures

@@ -6,6 +6,7 @@ import { assertJsonDepth } from '../http/json-depth';
 import { sendGraphQLError, setErrorHeaders } from '../http/respond';
 import { cachedAnswer } from '../read-cache/answer';
 import type { OperationText, Pipeline } from './pipeline';
+import { isNotModified } from './plugins/conditional-read';
 import { withRefusalStatus } from './plugins/errors';
 import { cachedResultOf } from './plugins/read-cache';
 
@@ -81,6 +82,12 @@ function assertShallowParameters(req: Request): void {
 
 /** The result as yoga's regular result processor answers it (a remembered read: its bytes, made once). */
 function send(res: Response, result: ExecutionResult, mediaType: ResponseMediaType): void {
+  // A conditional read whose tag is current: its headers (ETag among them) and no body.
+  if (isNotModified(res.req)) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
   const remembered = cachedResultOf(result);
   if (remembered) {
     // A remembered result is a success without errors or internals: yoga would answer 200, its text.

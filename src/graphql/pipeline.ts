@@ -19,6 +19,7 @@ import type { ReadRouting } from '../replica/read-routing';
 import { execute } from './executor';
 import type { PreparedOperation } from './operation';
 import { type DoorRequest, doorContextClass, type PipelineContext } from './pipeline-context';
+import { useConditionalRead } from './plugins/conditional-read';
 import { maskError, useErrors } from './plugins/errors';
 import { useIdempotency } from './plugins/idempotency';
 import { useInputBoundary } from './plugins/input-boundary';
@@ -90,8 +91,9 @@ const offlineGraphiQL = (options?: GraphiQLOptions) => {
  * The one execution pipeline of the three doors (envelop, inside graphql-yoga). Each concern that
  * wraps execution is one plugin, in this order (envelop runs onExecute hooks in order, and a plugin
  * that answers stops the ones after it): error logging, the caller's plugins (operation metrics),
- * query limits and cost (refuse early), request context and principal, the principal's cost budget,
- * the input boundary, read cache, read routing (replica or primary), idempotency, and last the store's fair share of execution (it
+ * query limits and cost (refuse early), request context and principal, conditional reads (a 304
+ * before anything is spent), the principal's cost budget, the input boundary, read cache, read
+ * routing (replica or primary), idempotency, and last the store's fair share of execution (it
  * wraps execution itself). Error masking is yoga's, with our mask. README "Architecture" lists the
  * plugins in the same order (test/install/pipeline-plugins.test.ts).
  */
@@ -124,6 +126,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       ...(deps.plugins ?? []),
       useQueryLimits(deps.schema, deps.limits),
       useRequestContext({ ...deps, DoorContext }),
+      useConditionalRead(deps.schema, deps.readCache),
       ...(deps.costBudget ? [useCostBudget(deps.costBudget)] : []),
       useInputBoundary(deps.schema),
       useReadCache(deps.schema, deps.readCache),

@@ -29,3 +29,16 @@ export function apiHeaders(_req: Request, res: Response, next: NextFunction): vo
 export function keepFileCache(res: ServerResponse): void {
   res.removeHeader('cache-control');
 }
+
+/** The request headers that name the caller, whose rights and store decide a door's answer. */
+const CALLER_HEADERS = 'Authorization, tt-api-key, Cookie';
+
+/**
+ * Mounted on the three doors: their answers depend on the caller (and /graphql's also on Accept,
+ * which picks its media type), so `Vary` says so, as RFC 9110 12.5.5 asks of an answer that carries
+ * an ETag; CORS adds `Origin`.
+ */
+export function varyByCaller(req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Vary', req.baseUrl === '/graphql' ? `Accept, ${CALLER_HEADERS}` : CALLER_HEADERS);
+  next();
+}

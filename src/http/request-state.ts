@@ -23,6 +23,8 @@ export interface RequestState {
   costBudget?: CostDecision;
   /** What the read cache did for a cacheable read: answered it, will remember it, or stood aside. */
   readCache?: 'hit' | 'miss' | 'off';
+  /** A conditional read whose ETag is current: the door answers 304 (src/graphql/plugins/conditional-read.ts). */
+  notModified?: boolean;
   /** The route template that answered (`GET /api/v1/product/{id}`), for metrics. */
   route?: string;
   /** What the pipeline ran, for the request log (src/graphql/plugins/request-log.ts): door, operation name, cost. */

@@ -26,6 +26,18 @@ export interface ReadCache {
     key: string,
     scopes: readonly string[],
   ): ReadLookup;
+  /**
+   * What a cacheable read's ETag (src/read-cache/etag.ts) rests on when a remembered answer could be
+   * trusted — the same conditions as `lookup`'s — else undefined (no tag, nothing answered 304): the
+   * store, its data version, and the read cache's window at `nowMs`, so that data changed behind the
+   * API's back stops being vouched for within READ_CACHE_TTL_MS, as remembered answers do.
+   */
+  tagBasis(
+    principal: Principal | null,
+    version: string | undefined,
+    scopes: readonly string[],
+    nowMs: number,
+  ): string | undefined;
   /** The store's data version now, for a caller whose authentication did not read it; undefined when Redis cannot say. */
   version(storeId: string): Promise<string | undefined>;
   /**
@@ -41,6 +53,7 @@ const off: ReadLookup = { kind: 'off' };
 export const noReadCache: ReadCache = {
   enabled: false,
   lookup: () => off,
+  tagBasis: () => undefined,
   version: async () => undefined,
   storeChanged: async () => {},
 };
@@ -95,6 +108,12 @@ export function createReadCache(options: {
             reads.set(storeKey, { storeId, version, answer }, now);
         },
       };
+    },
+    tagBasis(principal, version, scopes, nowMs) {
+      if (!enabled || !principal || version === undefined) return undefined;
+      if (!scopes.every((pair) => holdsPair(principal, pair))) return undefined;
+      if (!trusts(principal.storeId, Date.now())) return undefined;
+      return `${principal.storeId}\n${version}\n${Math.floor(nowMs / ttlMs)}`;
     },
     version: (storeId) => versions.current(storeId),
     // Also with the cache off here (READ_CACHE_TTL_MS=0): other processes may be caching.

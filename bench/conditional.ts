@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { seedDemoStore } from '../prisma/seed/demo-store';
+import { connectDatabase } from '../src/db/client';
+import { redisUrl } from '../test/helpers/databases';
+import { withBenchDatabase } from './database';
+import { type AppProcess, issueKeys, type LoadInput, runLoad, startApp, startServer } from './processes';
+
+/**
+ * Issue 33, item 3: a conditional read answered 304 (README "Conditional requests") beside bare
+ * node:http answering fixed bytes, and beside the cached page it stands for; alternating rounds,
+ * medians, 16 keep-alive connections. Target: the REST 304 at ≥ 0.6 of bare node:http.
+ */
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PAGE = '/api/v1/product?limit=25';
+const GRAPHQL_PAGE = JSON.stringify({
+  query: '{ products(limit: 25) { items { id name category { name } } } }',
+});
+
+async function run(databaseUrl: string) {
+  const db = connectDatabase(databaseUrl, { max: 2 });
+  const { storeId } = await seedDemoStore(db.prisma);
+  const keys = await issueKeys(db.prisma, storeId, 200);
+  const here = path.join(__dirname, '..');
+  const app = await startApp(here, {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL ?? redisUrl,
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+    RATE_LIMIT_MAX: '100000000',
+    COST_BUDGET_POINTS: '1000000000',
+    READ_CACHE_TTL_MS: '600000',
+    // A loaded machine must not make admission fall back to memory (no version: no tag, a 200).
+    REDIS_TIMEOUT_MS: '2000',
+  });
+  const first = await fetch(app.base + PAGE, { headers: { 'tt-api-key': keys[0] as string } });
+  const body = await first.text();
+  const restTag = first.headers.get('etag') as string;
+  const graphqlTag = (
+    await fetch(`${app.base}/graphql`, {
+      method: 'POST',
+      headers: { 'tt-api-key': keys[0] as string, 'content-type': 'application/json' },
+      body: GRAPHQL_PAGE,
+    })
+  ).headers.get('etag') as string;
+  const bare = await startServer(path.join(__dirname, 'peer-servers.ts'), {
+    BENCH_PEER: 'bare',
+    BENCH_BODY: body,
+    DATABASE_URL: databaseUrl,
+    BENCH_STORE_ID: storeId,
+  });
+  const servers: AppProcess[] = [app, bare];
+  const targets: Array<{ name: string; load: Omit<LoadInput, 'keys' | 'durationMs' | 'concurrency'> }> = [
+    { name: 'bare node:http, fixed bytes', load: { url: bare.base, method: 'GET' } },
+    { name: 'ours REST page, cached (200)', load: { url: app.base + PAGE, method: 'GET' } },
+    {
+      name: 'ours REST page, current tag (304)',
+      load: { url: app.base + PAGE, method: 'GET', headers: { 'if-none-match': restTag }, okStatus: 304 },
+    },
+    {
+      name: 'ours GraphQL page, current tag (304)',
+      load: {
+        url: `${app.base}/graphql`,
+        method: 'POST',
+        body: GRAPHQL_PAGE,
+        headers: { 'if-none-match': graphqlTag },
+        okStatus: 304,
+      },
+    },
+  ];
+  try {
+    const rounds = new Map<string, number[]>();
+    for (const target of targets) await runLoad({ ...target.load, keys, durationMs: 1500, concurrency: 16 });
+    for (let round = 0; round < ROUNDS; round++)
+      for (const target of targets) {
+        const result = await runLoad({ ...target.load, keys, durationMs: DURATION_MS, concurrency: 16 });
+        if (result.errors > 0) throw new Error(`${target.name}: ${result.errors} unexpected statuses`);
+        rounds.set(target.name, [...(rounds.get(target.name) ?? []), result.rps]);
+      }
+    const median = (name: string) => {
+      const all = [...(rounds.get(name) ?? [])].sort((a, b) => a - b);
+      return all[Math.floor(all.length / 2)] ?? Number.NaN;
+    };
+    const bareRate = median('bare node:http, fixed bytes');
+    console.log(
+      `Conditional reads: 16 connections, ${ROUNDS} alternating rounds of ${DURATION_MS / 1000} s, medians`,
+    );
+    for (const { name } of targets)
+      console.log(
+        `  ${name.padEnd(38)} ${median(name).toFixed(0).padStart(6)} req/s  ${(median(name) / bareRate).toFixed(3)} of bare  (rounds ${(rounds.get(name) ?? []).map((r) => r.toFixed(0)).join(', ')})`,
+      );
+    const ratio = median('ours REST page, current tag (304)') / bareRate;
+    console.log(
+      `  REST 304 / bare node:http ${ratio.toFixed(3)}  target ≥ 0.6: ${ratio >= 0.6 ? 'met' : 'NOT MET'}`,
+    );
+  } finally {
+    await db.close();
+    for (const server of servers) server.stop();
+  }
+}
+
+withBenchDatabase('conditional', run)
+  .then(() => process.exit(0))
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
