@@ -45,17 +45,16 @@ export function costExtension(
   return {
     requestedQueryCost: requested,
     actualQueryCost: actual,
-    ...(charged
-      ? {
-          budget: {
-            limit: charged.limit,
-            remaining: charged.remaining,
-            windowSeconds: charged.windowSeconds,
-          },
-        }
-      : {}),
+    ...(charged ? { budget: budgetOf(charged) } : {}),
   };
 }
+
+/** `extensions.cost.budget`: what a decision (a refusal, or the balance after a refund) leaves. */
+export const budgetOf = (decision: CostDecision): NonNullable<QueryCost['budget']> => ({
+  limit: decision.limit,
+  remaining: decision.remaining,
+  windowSeconds: decision.windowSeconds,
+});
 
 /** Per operation, the requested cost by variables' JSON: a document asked again is not walked again. */
 const remembered = new WeakMap<OperationDefinitionNode, Map<string, number>>();

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
+import { textWithBalance, withBalance } from '../cost/balance';
 import { AppError, classifyError, toGraphQLError } from '../errors';
 import { assertJsonDepth } from '../http/json-depth';
 import { sendGraphQLError, setErrorHeaders } from '../http/respond';
@@ -88,16 +89,20 @@ function send(res: Response, result: ExecutionResult, mediaType: ResponseMediaTy
     res.end();
     return;
   }
+  const balance = res.req.state.costBalance;
   const remembered = cachedResultOf(result);
   if (remembered) {
-    // A remembered result is a success without errors or internals: yoga would answer 200, its text.
-    const { body } = remembered.rendering(() => cachedAnswer(remembered.text));
+    // A remembered result is a success without errors or internals: yoga would answer 200, its text
+    // (with the caller's own balance, when it has a budget: src/cost/balance.ts).
+    const body = balance
+      ? Buffer.from(textWithBalance(remembered.text, remembered.result, balance))
+      : remembered.rendering(() => cachedAnswer(remembered.text)).body;
     res.writeHead(200, { 'content-type': `${mediaType}; charset=utf-8`, 'content-length': body.length });
     res.end(body);
     return;
   }
   const response = processRegularResult(
-    withRefusalStatus(result),
+    withRefusalStatus(withBalance(result, balance)),
     captured,
     mediaType,
   ) as unknown as Captured;

@@ -21,6 +21,11 @@ export interface RequestState {
    * cost before authenticating (src/cost/charge.ts). The cost-budget plugin applies it.
    */
   costBudget?: CostDecision;
+  /**
+   * What is left of the caller's cost budget once the operation ran and was refunded: the
+   * X-Cost-Remaining header's figure, and a GraphQL answer's `extensions.cost.budget` (src/cost/balance.ts).
+   */
+  costBalance?: CostDecision;
   /** What the read cache did for a cacheable read: answered it, will remember it, or stood aside. */
   readCache?: 'hit' | 'miss' | 'off';
   /** A conditional read whose ETag is current: the door answers 304 (src/graphql/plugins/conditional-read.ts). */

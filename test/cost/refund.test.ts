@@ -128,12 +128,26 @@ describe.each([
     expect(cost.requestedQueryCost).toBeGreaterThan(100);
     let remaining = BUDGET - cost.actualQueryCost;
     expect(remainingOf(res)).toBe(remaining);
+    // extensions.cost.budget says what the header says: the balance after the refund
+    expect(cost.budget?.remaining).toBe(remaining);
 
-    // The same read again, answered by the read cache: charged what it returns, as a fresh one is
+    // The same read again, answered by the read cache: charged what it returns, as a fresh one is,
+    // and the answer carries this caller's balance, not the one of the answer it was remembered from
     const cached = await server.graphql(fullPage, {}, key);
-    expect(await costOf(cached)).toEqual(cost);
+    const cachedCost = await costOf(cached);
     remaining -= cost.actualQueryCost;
     expect(remainingOf(cached)).toBe(remaining);
+    expect(cachedCost).toEqual({ ...cost, budget: { ...cost.budget, remaining } });
+    // Another key of the store, answered from the same remembered read: its own, untouched budget
+    const other = (await makeKey(server.prisma, store.id)).secret;
+    const othersCost = await costOf(await server.graphql(fullPage, {}, other));
+    expect(othersCost.budget?.remaining).toBe(BUDGET - cost.actualQueryCost);
+    // yoga's path of /graphql (a GET) carries it the same way
+    const viaGet = await server.request(`/graphql?query=${encodeURIComponent(fullPage)}`, { key });
+    expect(viaGet.status).toBe(200);
+    remaining -= cost.actualQueryCost;
+    expect(remainingOf(viaGet)).toBe(remaining);
+    expect((await costOf(viaGet)).budget?.remaining).toBe(remaining);
 
     // REST and MCP give back the same way: a page of 100 that holds three products
     const before = remaining;

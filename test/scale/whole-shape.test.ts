@@ -4,13 +4,15 @@ import { migrate } from '../../src/db/migrate';
 import { makeCategories, makeKey, makeStore } from '../helpers/factories';
 import { type PgTopology, startPgTopology } from '../helpers/pg-topology';
 import { freePort, root } from '../helpers/process';
+import { type RedisCluster, startRedisCluster } from '../helpers/redis-cluster';
 import { eventually, jsonHeaders, type Receiver, startReceiver } from '../helpers/webhooks';
 import { type RunningService, startServiceProcess } from '../resilience/service';
 
 /**
  * Issue 34, README "Deploying at scale": the whole shape on loopback — two API processes whose
  * DATABASE_URL is PgBouncer in transaction mode, a worker on DATABASE_DIRECT_URL, a streaming replica
- * made with pg_basebackup as DATABASE_REPLICA_URL, Redis (the topology's one Redis setting). The
+ * made with pg_basebackup as DATABASE_REPLICA_URL, a Redis Cluster of three primaries
+ * (REDIS_CLUSTER_NODES, test/helpers/redis-cluster.ts). The
  * scale-out checks hold on it, reads follow their writes under replica lag, and a stopped replica is
  * no error. `npm run test:scale` (not in `npm test`: it starts its own PostgreSQL pair and PgBouncer).
  */
@@ -22,6 +24,7 @@ const MAX_LAG_MS = 3000;
 const LEASE_SECONDS = 3;
 
 let topology: PgTopology;
+let cluster: RedisCluster;
 let direct: Database;
 let receiver: Receiver;
 let api: [RunningService, RunningService];
@@ -59,7 +62,8 @@ async function startRole(role: 'api' | 'worker'): Promise<RunningService> {
 }
 
 beforeAll(async () => {
-  topology = await startPgTopology();
+  cluster = await startRedisCluster();
+  topology = await startPgTopology({ redis: { REDIS_CLUSTER_NODES: cluster.nodes.join(',') } });
   await migrate(topology.directUrl);
   direct = connectDatabase(topology.directUrl, { max: 2 });
   receiver = await startReceiver((request) => {
@@ -80,6 +84,7 @@ afterAll(async () => {
   await receiver?.close();
   await direct?.close();
   await topology?.destroy();
+  await cluster?.stop();
 });
 
 const get = (service: RunningService, route: string, key: string) =>
@@ -101,7 +106,7 @@ async function storeWithKey() {
   return { storeId: store.id, ...(await makeKey(direct.prisma, store.id)) };
 }
 
-describe('two API processes through PgBouncer, a replica, a worker', () => {
+describe('two API processes through PgBouncer, a replica, a Redis Cluster, a worker', () => {
   it('let exactly RATE_LIMIT_MAX requests of one key through between them', async () => {
     const { secret } = await storeWithKey();
     const warm = await storeWithKey();

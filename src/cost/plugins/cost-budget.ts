@@ -1,6 +1,9 @@
-import type { OnExecuteHookResult, Plugin } from '@envelop/core';
+import { isAsyncIterable, type OnExecuteHookResult } from '@envelop/core';
+import type { Request } from 'express';
 import type { ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { CostLimitExceededError, toGraphQLError } from '../../errors';
+import { withBalance } from '../balance';
 import type { CostBudget, CostDecision } from '../budget';
 import { budgetCharge } from '../charge';
 import { costExtension, type QueryCost } from '../query-cost';
@@ -31,6 +34,13 @@ export function useCostBudget(budget: CostBudget): Plugin<CostContext> {
     },
   });
   return {
+    // yoga's path of /graphql (GET, other media types); the lean POST adds it in src/graphql/http.ts
+    onResultProcess({ serverContext, result, setResult }) {
+      const { req } = serverContext as { req?: Request };
+      const balance = req?.state?.costBalance;
+      if (balance && !Array.isArray(result) && !isAsyncIterable(result))
+        setResult(withBalance(result as ExecutionResult, balance));
+    },
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue;
       const requested = context.requestedCost;
@@ -51,8 +61,12 @@ export function useCostBudget(budget: CostBudget): Plugin<CostContext> {
   };
 }
 
-/** X-Cost-Limit and X-Cost-Remaining, while the answer's headers are still to be written. */
+/**
+ * What is left: X-Cost-Limit and X-Cost-Remaining, while the answer's headers are still to be
+ * written, and the request's balance, which a GraphQL answer carries as `extensions.cost.budget`.
+ */
 function setBudgetHeaders(context: CostContext, decision: CostDecision): void {
+  context.req.state.costBalance = decision;
   if (context.res.headersSent) return;
   context.res.setHeader('X-Cost-Limit', String(decision.limit));
   context.res.setHeader('X-Cost-Remaining', String(decision.remaining));
