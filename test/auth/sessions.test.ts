@@ -561,7 +561,14 @@ describe('over HTTP', () => {
       data: {
         session: { staff: { email: user.email }, store: { id: storeId }, expiresAt: data.login.expiresAt },
       },
-      extensions: { cost: { requestedQueryCost: 3, actualQueryCost: 3 } },
+      // a signed-in staff member's own budget, after this request
+      extensions: {
+        cost: {
+          requestedQueryCost: 3,
+          actualQueryCost: 3,
+          budget: expect.objectContaining({ remaining: expect.any(Number) }),
+        },
+      },
     });
     const byCookie = await gql('{ session { staff { id } } }', { cookie: `tt_session=${token}` });
     expect((await byCookie.json()).data.session.staff.id).toBe(user.id);

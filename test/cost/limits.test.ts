@@ -126,7 +126,9 @@ describe('each limit refuses a document over it, coded, before anything runs', (
     const one = await ask(`{ ${orders('a')} }`);
     expect(one.status).toBe(200);
     const cost = (await one.json()).extensions.cost;
-    expect(cost).toEqual({ requestedQueryCost: 1 + 100 * (1 + 1 + 100) + 1, actualQueryCost: 1 + 1 });
+    expect(cost).toEqual(
+      expect.objectContaining({ requestedQueryCost: 1 + 100 * (1 + 1 + 100) + 1, actualQueryCost: 1 + 1 }),
+    );
     const pages = Math.floor(limits.maxCost / 10_202) + 1;
     const many = Array.from({ length: pages }, (_, i) => orders(`p${i}`)).join(' ');
     await expectTooComplex(await ask(`{ ${many} }`), 'cost', pages * 10_202);
@@ -158,12 +160,16 @@ describe('every GraphQL response says what it cost', () => {
     const body = await (
       await ask('{ categories(limit: 5) { items { id } pagination { totalResults } } }')
     ).json();
-    expect(body.extensions.cost).toEqual({ requestedQueryCost: 1 + 5 + 1, actualQueryCost: 2 });
+    expect(body.extensions.cost).toEqual(
+      expect.objectContaining({ requestedQueryCost: 1 + 5 + 1, actualQueryCost: 2 }),
+    );
   });
 
   it('a mutation: 10 for the field, and its result', async () => {
     const body = await (await ask('mutation { createCategory(input: { name: "Costed" }) { id } }')).json();
-    expect(body.extensions.cost).toEqual({ requestedQueryCost: 11, actualQueryCost: 11 });
+    expect(body.extensions.cost).toEqual(
+      expect.objectContaining({ requestedQueryCost: 11, actualQueryCost: 11 }),
+    );
   });
 });
 

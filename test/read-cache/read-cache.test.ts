@@ -27,6 +27,9 @@ beforeAll(async () => {
   const cacheOn = {
     READ_CACHE_TTL_MS: '60000',
     RATE_LIMIT_MAX: '100000',
+    // No cost budget: a GraphQL answer would carry the caller's balance after it, and these compare
+    // a remembered answer's bytes with the fresh one's (test/cost/refund.test.ts checks the balance).
+    COST_BUDGET_POINTS: '0',
     CORS_ORIGINS: 'https://shop.example',
   };
   server = await startTestServer(cacheOn, { onQuery: (sql) => statements.push(sql) });
