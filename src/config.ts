@@ -59,7 +59,7 @@ const schema = z
     /** Size of each API process's read cache, in MiB of answer text. */
     READ_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
     GRAPHIQL: bool.optional(),
-    /** false: every /graphql request is yoga's, the JSON POST too (README "The /graphql door"). */
+    /** false: every /graphql request is yoga's, the JSON POST too (README "Architecture"). */
     GRAPHQL_LEAN_POST: bool.default(true),
     /** Comma-separated browser origins allowed to call the API (CORS) and to send cookie-authenticated writes. */
     CORS_ORIGINS: z.string().optional(),

@@ -1,5 +1,5 @@
 /**
- * Named (prepared) statements (README "Prepared statements"). pg sends a parameterised statement as
+ * Named (prepared) statements (README "Architecture", Prepared statements and the count). pg sends a parameterised statement as
  * an unnamed one, which PostgreSQL parses and plans on every execution; a statement sent with a name
  * is parsed once per connection and then only bound and executed, and after five executions
  * PostgreSQL may keep a generic plan for it (plan_cache_mode stays `auto`: docs/design.md).

@@ -4,7 +4,7 @@ import { PER_CONNECTION } from '../../src/db/prepared-statements';
 import { createDatabaseFromTemplate } from '../helpers/databases';
 
 /**
- * README "Prepared statements": a parameterised statement is sent named, so PostgreSQL parses and plans
+ * README "Architecture" (Prepared statements and the count): a parameterised statement is sent named, so PostgreSQL parses and plans
  * it once per connection; a connection holds a bounded number of them; `preparedStatements: false`
  * (a pooler in transaction mode) sends none. Each pool here has one connection, so what
  * pg_prepared_statements lists on it is everything that connection was sent.
