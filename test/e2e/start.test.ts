@@ -116,7 +116,7 @@ describe('npm start with no configuration (embedded PostgreSQL, no Redis)', () =
     const key = (await service.waitFor(/Demo API key[^\n]*: (tt_[0-9a-f]{64})/, 90_000))[1] as string;
     await service.waitFor(/listening on http/);
     expect(service.output()).toMatch(
-      /no REDIS_URL: rate limits and usage counts are kept in this process only/,
+      /no REDIS_URL \(nor REDIS_CLUSTER_NODES\): rate limits and usage counts are kept in this process only/,
     );
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/category?limit=100`, {
       headers: { 'tt-api-key': key },

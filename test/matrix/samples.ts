@@ -187,6 +187,7 @@ export function samplesFor(db: Db, storeId: string): Record<string, () => Promis
     'GET /api-key': none,
     'GET /api-key/stats': none,
     'GET /api-key/{keyId}': withId(() => apiKey(), 'keyId'),
+    'GET /request-log': none,
     'POST /api-key': withBody(() => ({
       keyName: `made ${tag()}`,
       environment: 'production',

@@ -120,7 +120,8 @@ export function RequestsPage() {
       ) : null}
       {page && page.items.length > 0 ? (
         <>
-          <div className="table-wrap">
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: its rows hold no link or button, so the region that scrolls sideways takes focus itself, as the order's lines do */}
+          <section className="table-wrap" tabIndex={0} aria-label="Requests, newest first">
             <table>
               <caption className="sr-only">Requests, newest first</caption>
               <thead>
@@ -160,7 +161,7 @@ export function RequestsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
           <nav className="pager" aria-label="Requests pages">
             <button
               type="button"
