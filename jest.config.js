@@ -3,12 +3,16 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The whole-shape test starts its own PostgreSQL pair and PgBouncer: `npm run test:scale`.
+  // Scale-out tests (several real API or worker processes; the whole shape with its own PostgreSQL
+  // pair, PgBouncer and Redis Cluster) run as `npm run test:scale` (README "Test"): they are what
+  // pushed `npm test` past CI's 15 minutes on a 2-core machine.
   testPathIgnorePatterns: ['/node_modules/', '/test/scale/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   setupFiles: ['<rootDir>/test/helpers/env.ts'],
   testTimeout: 30000,
-  maxWorkers: 2,
+  // Three on two cores: the browser tests spend much of their time waiting (network idle, Chromium),
+  // so a third file keeps the cores busy.
+  maxWorkers: 3,
 };
