@@ -4,15 +4,12 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // Scale-out tests (several real API or worker processes; the whole shape with its own PostgreSQL
-  // pair, PgBouncer and Redis Cluster) run as `npm run test:scale` (README "Test"): they are what
-  // pushed `npm test` past CI's 15 minutes on a 2-core machine.
+  // pair, PgBouncer and Redis Cluster) run as `npm run test:scale` (README "Test"), outside CI's time.
   testPathIgnorePatterns: ['/node_modules/', '/test/scale/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   setupFiles: ['<rootDir>/test/helpers/env.ts'],
   testTimeout: 30000,
-  // Three on two cores: the browser tests spend much of their time waiting (network idle, Chromium),
-  // so a third file keeps the cores busy.
-  maxWorkers: 3,
+  maxWorkers: 2,
 };
