@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { connectDatabase } from '../src/db/client';
@@ -9,8 +7,10 @@ import { openLoop } from './open-loop';
 import {
   type AppProcess,
   cpuMsOf,
+  ensurePeersInstalled,
   issueKeys,
   type LoadResult,
+  postgresCpuMs,
   runLoad,
   startApp,
   startServer,
@@ -49,13 +49,7 @@ interface Target {
   body?: string;
   okStatus?: number;
 }
-type Measured = LoadResult & { cpuMs: number };
-
-function ensurePeersInstalled() {
-  if (existsSync(path.join(peersDir, 'node_modules', 'postgraphile'))) return;
-  console.log('installing the peers (bench/peers: npm ci)…');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: peersDir, stdio: 'inherit' });
-}
+type Measured = LoadResult & { cpuMs: number; pgCpuMs: number };
 
 /** Alternating rounds over the targets at one connection count; the median round of each. */
 async function compare(targets: Target[], keys: string[], concurrency: number) {
@@ -65,11 +59,13 @@ async function compare(targets: Target[], keys: string[], concurrency: number) {
     for (const target of targets) {
       const pid = target.server.child.pid as number;
       const before = cpuMsOf(pid);
+      const pgBefore = postgresCpuMs();
       const result = await runLoad(loadOf(target, keys, concurrency));
       if (result.errors > 0)
         throw new Error(`${target.name}: ${result.errors} answers were not ${target.okStatus ?? 200}`);
       const cpuMs = (cpuMsOf(pid) - before) / result.requests;
-      rounds.set(target.name, [...(rounds.get(target.name) ?? []), { ...result, cpuMs }]);
+      const pgCpuMs = (postgresCpuMs() - pgBefore) / result.requests;
+      rounds.set(target.name, [...(rounds.get(target.name) ?? []), { ...result, cpuMs, pgCpuMs }]);
     }
   }
   const medians = new Map<string, Measured & { all: number[] }>();
@@ -98,7 +94,7 @@ function table(title: string, medians: Map<string, Measured & { all: number[] }>
   console.log(title);
   for (const [name, m] of medians) {
     console.log(
-      `  ${name.padEnd(34)} ${m.rps.toFixed(0).padStart(6)} req/s  ${(m.rps / ref).toFixed(3).padStart(6)} of ${reference}  p50 ${m.p50.toFixed(1)} ms  p99 ${m.p99.toFixed(1)} ms  CPU ${m.cpuMs.toFixed(2)} ms/req  (rounds ${m.all.map((r) => r.toFixed(0)).join(', ')})`,
+      `  ${name.padEnd(34)} ${m.rps.toFixed(0).padStart(6)} req/s  ${(m.rps / ref).toFixed(3).padStart(6)} of ${reference}  p50 ${m.p50.toFixed(1)} ms  p99 ${m.p99.toFixed(1)} ms  CPU ${m.cpuMs.toFixed(2)} ms/req  PostgreSQL ${m.pgCpuMs.toFixed(2)} ms/req  (rounds ${m.all.map((r) => r.toFixed(0)).join(', ')})`,
     );
   }
 }
@@ -295,6 +291,39 @@ async function run(databaseUrl: string) {
       0.5,
     );
     verdict('p99 / p50 at half load', latency.p99 / latency.p50, 3, false);
+    // Issue 33's targets, on the same medians (CPU per page: the API process's, and every PostgreSQL
+    // process's over the round — meaningful on a quiet machine only).
+    const of = (name: string) => at16?.get(name);
+    const ours = of('ours REST, read cache off');
+    const theirs = of('PostGraphile 4.14');
+    console.log('Issue 33 targets (16 connections):');
+    verdict(
+      'uncached REST page / PostGraphile (aim 1.0)',
+      rps('ours REST, read cache off') / rps('PostGraphile 4.14'),
+      0.7,
+    );
+    verdict(
+      'API CPU per page, uncached REST / PostGraphile',
+      (ours?.cpuMs ?? Number.NaN) / (theirs?.cpuMs ?? Number.NaN),
+      1.3,
+      false,
+    );
+    verdict(
+      'PostgreSQL CPU per page, uncached REST / PostGraphile',
+      (ours?.pgCpuMs ?? Number.NaN) / (theirs?.pgCpuMs ?? Number.NaN),
+      1.3,
+      false,
+    );
+    verdict(
+      'cached GraphQL page / cached REST page',
+      rps('ours GraphQL, cached') / rps('ours REST, cached'),
+      0.9,
+    );
+    verdict(
+      'cached REST page / bare node:http',
+      rps('ours REST, cached') / rps('bare node:http, fixed bytes'),
+      0.5,
+    );
   } finally {
     await db.close();
     for (const server of servers) server.stop();

@@ -1,7 +1,7 @@
 // The pieces every multi-process benchmark shares: the load generator in its own process, an app
 // process of a given tree, CPU time read from /proc, and a store's keys.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { PrismaClient } from '../prisma/generated/client/client';
@@ -30,6 +30,55 @@ const TICK_MS = 10; // /proc clock ticks (USER_HZ 100)
 export function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** Every process's parent, command name and CPU time so far (ms), from /proc/<pid>/stat. */
+function processTable(): Map<number, { ppid: number; comm: string; cpuMs: number }> {
+  const table = new Map<number, { ppid: number; comm: string; cpuMs: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone since the listing
+    }
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    table.set(Number(entry), {
+      ppid: Number(fields[1]),
+      comm,
+      cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+    });
+  }
+  return table;
+}
+
+/** CPU time (ms) of a process and every process below it: a node:cluster primary and its workers. */
+export function treeCpuMsOf(pid: number): number {
+  const table = processTable();
+  const below = new Map<number, number[]>();
+  for (const [child, { ppid }] of table) below.set(ppid, [...(below.get(ppid) ?? []), child]);
+  let total = 0;
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.pop() as number;
+    total += table.get(next)?.cpuMs ?? 0;
+    queue.push(...(below.get(next) ?? []));
+  }
+  return total;
+}
+
+/**
+ * CPU time (ms) of every PostgreSQL process of the machine (the bench's database is on the local
+ * server; its backends are long-lived pool connections, so a difference between two readings is the
+ * work done between them — plus whatever else used the server, which is why benches run quiet).
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const { comm, cpuMs } of processTable().values()) if (comm === 'postgres') total += cpuMs;
+  return total;
 }
 
 export interface AppProcess {
@@ -82,4 +131,13 @@ export async function issueKeys(prisma: PrismaClient, storeId: string, count: nu
     keys.push(secret);
   }
   return keys;
+}
+
+/** The peers (bench/peers: PostGraphile 4 in node_modules of its own, as it needs graphql 15), installed once. */
+export function ensurePeersInstalled(): string {
+  const peersDir = path.join(__dirname, 'peers');
+  if (existsSync(path.join(peersDir, 'node_modules', 'postgraphile'))) return peersDir;
+  console.log('installing the peers (bench/peers: npm ci)…');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: peersDir, stdio: 'inherit' });
+  return peersDir;
 }

@@ -17,6 +17,7 @@ const scenarios = [
   'cost.ts',
   'peers.ts',
   'conditional.ts',
+  'cluster.ts',
 ];
 for (const scenario of scenarios) {
   console.log(`\n== ${scenario}`);
