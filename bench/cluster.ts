@@ -161,7 +161,10 @@ async function run(databaseUrl: string) {
         const cpuBefore = treeCpuMsOf(pid);
         const pgBefore = postgresCpuMs();
         const result = await load(target, DURATION_MS);
-        if (result.errors > 0) throw new Error(`${target.name}: ${result.errors} answers were not 200`);
+        if (result.errors > 0)
+          throw new Error(
+            `${target.name}: ${result.errors} answers were not 200: ${JSON.stringify(result.unexpected)}`,
+          );
         const measured = {
           ...result,
           cpuMs: (treeCpuMsOf(pid) - cpuBefore) / result.requests,

@@ -1,6 +1,6 @@
 // A closed-loop HTTP load generator, run as its own process so that it does not share the servers'
 // event loop. Input (JSON on stdin): { url, method, body?, keys, durationMs, concurrency, okStatus? }.
-// Output: one JSON line { requests, rps, p50, p99, errors }.
+// Output: one JSON line { requests, rps, p50, p99, errors, unexpected (count per unexpected status) }.
 //
 // It uses node:http with keep-alive connections, one per concurrent client: on this machine that
 // costs ~0.04-0.06 ms of CPU per request, GET or POST alike. Node's fetch cost 0.22 ms per GET and
@@ -29,6 +29,8 @@ export interface LoadResult {
   p99: number;
   /** Answers whose status was not the good one. */
   errors: number;
+  /** How many answers had each status that was not the good one. */
+  unexpected: Record<string, number>;
 }
 
 /** Sends one request of the target; resolves with its status once the whole body has arrived. */
@@ -66,6 +68,7 @@ async function main() {
   const send = sender(input);
   const latencies: number[] = [];
   let errors = 0;
+  const unexpected: Record<string, number> = {};
   let i = 0;
   const end = Date.now() + input.durationMs;
   await Promise.all(
@@ -73,7 +76,11 @@ async function main() {
       while (Date.now() < end) {
         const key = input.keys[i++ % input.keys.length] as string;
         const started = process.hrtime.bigint();
-        if ((await send(key)) !== (input.okStatus ?? 200)) errors++;
+        const status = await send(key);
+        if (status !== (input.okStatus ?? 200)) {
+          errors++;
+          unexpected[status] = (unexpected[status] ?? 0) + 1;
+        }
         latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
       }
     }),
@@ -81,7 +88,7 @@ async function main() {
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
   process.stdout.write(
-    `${JSON.stringify({ requests: latencies.length, rps: latencies.length / (input.durationMs / 1000), p50: at(0.5), p99: at(0.99), errors })}\n`,
+    `${JSON.stringify({ requests: latencies.length, rps: latencies.length / (input.durationMs / 1000), p50: at(0.5), p99: at(0.99), errors, unexpected })}\n`,
   );
   process.exit(0); // keep-alive sockets would hold the process open
 }

@@ -60,7 +60,10 @@ async function run(databaseUrl: string) {
       const pid = target.app.child.pid as number;
       const before = cpuMsOf(pid);
       const result = await load({ url: target.url, method: target.method, body: target.body, keys });
-      if (result.errors > 0) throw new Error(`${target.name}: ${result.errors} answers were not 200`);
+      if (result.errors > 0)
+        throw new Error(
+          `${target.name}: ${result.errors} answers were not 200: ${JSON.stringify(result.unexpected)}`,
+        );
       const cpuMs = (cpuMsOf(pid) - before) / result.requests;
       rounds.set(target.name, [...(rounds.get(target.name) ?? []), { ...result, cpuMs }]);
     }

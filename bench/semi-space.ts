@@ -59,7 +59,10 @@ withBenchDatabase('semi_space', async (databaseUrl) => {
         const pid = target.server.child.pid as number;
         const before = cpuMsOf(pid);
         const result = await load(target, DURATION_MS);
-        if (result.errors > 0) throw new Error(`${target.name}: ${result.errors} answers were not 200`);
+        if (result.errors > 0)
+          throw new Error(
+            `${target.name}: ${result.errors} answers were not 200: ${JSON.stringify(result.unexpected)}`,
+          );
         rounds.set(target.name, [
           ...(rounds.get(target.name) ?? []),
           { ...result, cpuMs: (cpuMsOf(pid) - before) / result.requests },
