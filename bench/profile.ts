@@ -13,7 +13,9 @@ import { issueKeys, runLoad, startApp } from './processes';
  * the profile's self time grouped by package (Prisma, pg, graphql-js, yoga, express, ...) and by our
  * own folders, and the heaviest functions. Not part of `npm run bench`: a tool for looking.
  *
- *   NODE_ENV=production npx tsx bench/profile.ts rest-uncached|rest-cached|graphql-uncached|graphql-cached
+ *   NODE_ENV=production npx tsx bench/profile.ts rest-uncached|rest-cached|rest-304|graphql-uncached|graphql-cached
+ *
+ * (`rest-304`: the cached page asked with its current ETag, answered 304 — README "Conditional requests".)
  */
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -35,7 +37,7 @@ interface Profile {
 
 async function run(databaseUrl: string) {
   const path_ = process.argv[2] ?? 'rest-uncached';
-  const [door, cache] = path_.split('-') as ['rest' | 'graphql', 'cached' | 'uncached'];
+  const [door, cache] = path_.split('-') as ['rest' | 'graphql', 'cached' | 'uncached' | '304'];
   const db = connectDatabase(databaseUrl, { max: 4 });
   const seeded = await seedDemoStore(db.prisma);
   const keys = await issueKeys(db.prisma, seeded.storeId, 200);
@@ -49,9 +51,17 @@ async function run(databaseUrl: string) {
     ...(cache === 'uncached' ? { READ_CACHE_TTL_MS: '0' } : {}),
     BENCH_CPU_PROFILE: file,
   });
+  const tag =
+    cache === '304'
+      ? ((await fetch(app.base + PAGE, { headers: { 'tt-api-key': keys[0] as string } })).headers.get(
+          'etag',
+        ) ?? '')
+      : undefined;
   const target =
     door === 'rest'
-      ? { url: app.base + PAGE, method: 'GET' as const }
+      ? tag === undefined
+        ? { url: app.base + PAGE, method: 'GET' as const }
+        : { url: app.base + PAGE, method: 'GET' as const, headers: { 'if-none-match': tag }, okStatus: 304 }
       : { url: `${app.base}/graphql`, method: 'POST' as const, body: QUERY };
   await runLoad({ ...target, keys, durationMs: 2000, concurrency: CONCURRENCY });
   app.child.kill('SIGUSR2');
