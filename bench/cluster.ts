@@ -6,16 +6,8 @@ import { connectDatabase } from '../src/db/client';
 import { redisUrl } from '../test/helpers/databases';
 import { freePort } from '../test/helpers/process';
 import { withBenchDatabase } from './database';
-import {
-  type AppProcess,
-  ensurePeersInstalled,
-  issueKeys,
-  type LoadResult,
-  postgresCpuMs,
-  runLoad,
-  startServer,
-  treeCpuMsOf,
-} from './processes';
+import { type AppProcess, ensurePeersInstalled, issueKeys, startServer } from './processes';
+import { alternatingRounds, PAGE, postgraphilePage, type Target } from './rounds';
 
 /**
  * Issue 33 item 4 ("every core"): the machine's throughput with API_PROCESSES=2 beside one API
@@ -30,14 +22,6 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const here = path.join(__dirname, '..');
-const PAGE = '/api/v1/product?limit=25';
-const FIELDS = 'id name slug sku priceAmount compareAtAmount currency stock status categoryId';
-const postgraphilePage = (storeId: string) =>
-  JSON.stringify({
-    query: `query Page($storeId: String!) { allProducts(first: 25, condition: { storeId: $storeId }, orderBy: [CREATED_AT_DESC, ID_DESC]) { totalCount nodes { ${FIELDS} categoryByCategoryId { id name } createdAt updatedAt } } }`,
-    variables: { storeId },
-  });
-
 /** `src/main.ts api` with `processes` API processes; resolves once its banner says it listens. */
 async function startApi(env: Record<string, string>, processes: number): Promise<AppProcess> {
   const port = await freePort();
@@ -77,15 +61,6 @@ async function startApi(env: Record<string, string>, processes: number): Promise
   child.stdout?.resume();
   return { child, base: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
-
-interface Target {
-  name: string;
-  server: AppProcess;
-  url: string;
-  method: 'GET' | 'POST';
-  body?: string;
-}
-type Measured = LoadResult & { cpuMs: number; pgCpuMs: number };
 
 async function run(databaseUrl: string) {
   if (process.env.NODE_ENV !== 'production')
@@ -144,43 +119,12 @@ async function run(databaseUrl: string) {
       rest('ours REST cached, 1 process', cached1),
       rest('ours REST cached, 2 processes', cached2),
     ];
-    const load = (target: Target, durationMs: number) =>
-      runLoad({
-        url: target.url,
-        method: target.method,
-        body: target.body,
-        keys,
-        durationMs,
-        concurrency: CONNECTIONS,
-      });
-    for (const target of targets) await load(target, 1500);
-    const rounds = new Map<string, Measured[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const target of targets) {
-        const pid = target.server.child.pid as number;
-        const cpuBefore = treeCpuMsOf(pid);
-        const pgBefore = postgresCpuMs();
-        const result = await load(target, DURATION_MS);
-        if (result.errors > 0)
-          throw new Error(
-            `${target.name}: ${result.errors} answers were not 200: ${JSON.stringify(result.unexpected)}`,
-          );
-        const measured = {
-          ...result,
-          cpuMs: (treeCpuMsOf(pid) - cpuBefore) / result.requests,
-          pgCpuMs: (postgresCpuMs() - pgBefore) / result.requests,
-        };
-        rounds.set(target.name, [...(rounds.get(target.name) ?? []), measured]);
-      }
-    }
-    const median = new Map<string, Measured & { all: number[] }>();
-    for (const [name, results] of rounds) {
-      const sorted = [...results].sort((a, b) => a.rps - b.rps);
-      median.set(name, {
-        ...(sorted[Math.floor(sorted.length / 2)] as Measured),
-        all: results.map((r) => r.rps),
-      });
-    }
+    const median = await alternatingRounds(targets, {
+      keys,
+      concurrency: CONNECTIONS,
+      durationMs: DURATION_MS,
+      rounds: ROUNDS,
+    });
     console.log(
       `API_PROCESSES and PostGraphile's cluster workers, product page: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_MS / 1000} s, medians`,
     );

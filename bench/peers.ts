@@ -4,23 +4,14 @@ import { seedDemoStore } from '../prisma/seed/demo-store';
 import { connectDatabase } from '../src/db/client';
 import { withBenchDatabase } from './database';
 import { openLoop } from './open-loop';
-import {
-  type AppProcess,
-  cpuMsOf,
-  ensurePeersInstalled,
-  issueKeys,
-  type LoadResult,
-  postgresCpuMs,
-  runLoad,
-  startApp,
-  startServer,
-} from './processes';
+import { ensurePeersInstalled, issueKeys, startApp, startServer } from './processes';
+import { alternatingRounds, GRAPHQL_PAGE, type Medians, PAGE, postgraphilePage, type Target } from './rounds';
 
 /**
  * Issue 20: the product page (25 products with their category) and order placement, side by side
  * with peers, in one run on the seeded demo store. Every server is a process of its own; the load
  * generator (bench/load-client.ts) too. Closed loop, keep-alive, 16 and 64 connections, alternating
- * rounds, medians; API CPU per request read from each server's /proc/<pid>/stat. Then p50/p99 of our
+ * rounds, medians (bench/rounds.ts); API and PostgreSQL CPU per request read from /proc. Then p50/p99 of our
  * uncached REST page, open loop at half the rate it reached. bench/BASELINE.md has the method and
  * the results; PostGraphile lives in bench/peers/ (its own node_modules: it needs graphql 15).
  */
@@ -30,66 +21,10 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '16,64').split(',').map(Nu
 const here = path.join(__dirname, '..');
 const peersDir = path.join(__dirname, 'peers');
 
-const PAGE = '/api/v1/product?limit=25';
-const FIELDS = 'id name slug sku priceAmount compareAtAmount currency stock status categoryId';
-const GRAPHQL_PAGE = JSON.stringify({
-  query: `{ products(limit: 25) { items { ${FIELDS} category { id name } createdAt updatedAt } pagination { totalResults currentPage limit lastPage } } }`,
-});
-const postgraphilePage = (storeId: string) =>
-  JSON.stringify({
-    query: `query Page($storeId: String!) { allProducts(first: 25, condition: { storeId: $storeId }, orderBy: [CREATED_AT_DESC, ID_DESC]) { totalCount nodes { ${FIELDS} categoryByCategoryId { id name } createdAt updatedAt } } }`,
-    variables: { storeId },
-  });
+const compare = (targets: Target[], keys: string[], concurrency: number) =>
+  alternatingRounds(targets, { keys, concurrency, durationMs: DURATION_MS, rounds: ROUNDS });
 
-interface Target {
-  name: string;
-  server: AppProcess;
-  url: string;
-  method: 'GET' | 'POST';
-  body?: string;
-  okStatus?: number;
-}
-type Measured = LoadResult & { cpuMs: number; pgCpuMs: number };
-
-/** Alternating rounds over the targets at one connection count; the median round of each. */
-async function compare(targets: Target[], keys: string[], concurrency: number) {
-  for (const target of targets) await runLoad({ ...loadOf(target, keys, concurrency), durationMs: 1500 });
-  const rounds = new Map<string, Measured[]>();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const target of targets) {
-      const pid = target.server.child.pid as number;
-      const before = cpuMsOf(pid);
-      const pgBefore = postgresCpuMs();
-      const result = await runLoad(loadOf(target, keys, concurrency));
-      if (result.errors > 0)
-        throw new Error(`${target.name}: ${result.errors} answers were not ${target.okStatus ?? 200}`);
-      const cpuMs = (cpuMsOf(pid) - before) / result.requests;
-      const pgCpuMs = (postgresCpuMs() - pgBefore) / result.requests;
-      rounds.set(target.name, [...(rounds.get(target.name) ?? []), { ...result, cpuMs, pgCpuMs }]);
-    }
-  }
-  const medians = new Map<string, Measured & { all: number[] }>();
-  for (const [name, results] of rounds) {
-    const sorted = [...results].sort((a, b) => a.rps - b.rps);
-    medians.set(name, {
-      ...(sorted[Math.floor(sorted.length / 2)] as Measured),
-      all: results.map((r) => r.rps),
-    });
-  }
-  return medians;
-}
-
-const loadOf = (target: Target, keys: string[], concurrency: number) => ({
-  url: target.url,
-  method: target.method,
-  body: target.body,
-  okStatus: target.okStatus,
-  keys,
-  durationMs: DURATION_MS,
-  concurrency,
-});
-
-function table(title: string, medians: Map<string, Measured & { all: number[] }>, reference: string) {
+function table(title: string, medians: Medians, reference: string) {
   const ref = medians.get(reference)?.rps ?? 1;
   console.log(title);
   for (const [name, m] of medians) {
