@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { withDataText } from '../../read-cache/answer';
 import { answerTag, namesTag, readTag } from '../../read-cache/etag';
 import { cacheableReadScopes } from '../../read-cache/operation';
 import type { ReadCache } from '../../read-cache/read-cache';
@@ -48,11 +49,13 @@ export function useConditionalRead(schema: GraphQLSchema, readCache: ReadCache):
       };
       if (basis === undefined)
         return {
-          onExecuteDone({ result }) {
+          onExecuteDone({ result, setResult }) {
             if (isAsyncIterable(result) || result.errors?.length || res.headersSent) return;
-            const tag = answerTag(principal, operation, result.data);
+            const text = JSON.stringify(result.data) ?? 'null';
+            const tag = answerTag(principal, operation, text);
             res.setHeader('ETag', tag);
             if (namesTag(req.headers['if-none-match'], tag)) req.state.notModified = true;
+            else setResult(withDataText(result, text));
           },
         };
       const tag = readTag(basis, principal, operation);
