@@ -49,3 +49,28 @@ export class CachedResult {
     return 2 * Buffer.byteLength(this.text);
   }
 }
+
+/**
+ * A query's result whose `data` was already written as JSON (for the tag of its data,
+ * src/read-cache/etag.ts `answerTag`): graphql-yoga writes a result with its own `stringify` when it
+ * has one, so the answer — on either path of /graphql, whatever the plugins add to it later (their
+ * copies keep the function, which JSON skips) — reuses the text instead of writing the data again.
+ */
+export function withDataText(result: ExecutionResult, text: string): ExecutionResult {
+  const data = result.data;
+  if (data == null) return result;
+  const stringify = (answer: ExecutionResult) => answerText(answer, data, text);
+  return { ...result, stringify } as ExecutionResult;
+}
+
+/** JSON.stringify(answer), with `text` for its data when that is still `data`. */
+export function answerText(answer: ExecutionResult, data: unknown, text: string): string {
+  let out = '';
+  for (const key of Object.keys(answer)) {
+    const value = (answer as Record<string, unknown>)[key];
+    const json = key === 'data' && value === data ? text : JSON.stringify(value);
+    if (json === undefined) continue;
+    out += `${out ? ',' : '{'}${JSON.stringify(key)}:${json}`;
+  }
+  return out ? `${out}}` : '{}';
+}

@@ -15,6 +15,26 @@ export function readTag(basis: string, principal: Principal, operation: TaggedOp
   return `W/"${createHash('sha1').update(text).digest('base64url')}"`;
 }
 
+/**
+ * README "Conditional requests": the ETag of a GraphQL query's answer that no version vouches for
+ * (orders, customers, keys… and catalogue reads when the read cache would not trust one), made after
+ * it ran from what the answer says — its `data`, as JSON (which the answer then reuses:
+ * answer.ts `withDataText`) — with the caller's visible shape and the operation,
+ * as `readTag` names them. Not from the answer's bytes: they carry `extensions.cost.budget`, which
+ * differs on every request. Weak, as a version tag is (the same data, whatever the bytes); the same
+ * data for the same caller and operation gives the same tag in every API process, on either path of
+ * the /graphql door, by POST or GET.
+ */
+export function answerTag(principal: Principal, operation: TaggedOperation, dataText: string): string {
+  const digest = createHash('sha1')
+    .update(
+      `answer\n${shapeOf(principal)}\n${operation.door}\n${documentDigest(operation.document)}\n${operation.operationName ?? ''}\n${operation.variables}\n`,
+    )
+    .update(dataText)
+    .digest('base64url');
+  return `W/"${digest}"`;
+}
+
 /** The operation a tag names: the door's document, the operation's name, its variables as JSON. */
 export interface TaggedOperation {
   door: string;

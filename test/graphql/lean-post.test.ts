@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { makeCategories, makeKey, makeStore } from '../helpers/factories';
+import { makeCategories, makeKey, makeOrders, makeStore } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 /**
@@ -8,7 +8,8 @@ import { startTestServer, type TestServer } from '../helpers/server';
  * way: the same request to both must get the same status, the same headers and the same body, byte
  * for byte — for valid, invalid, erroring, unauthenticated, rate-limited and cross-origin requests.
  * Each request pair has two fresh keys in the same state, and one request id, so nothing may
- * differ but the Date header.
+ * differ but the Date header. Query answers carry an ETag (a version's, or their data's) and answer
+ * a current one with 304: the same tags, the same 304s.
  */
 
 const ORIGIN = 'https://shop.example';
@@ -27,6 +28,7 @@ beforeAll(async () => {
   yoga = await startTestServer({ ...env, GRAPHQL_LEAN_POST: 'false' }, { shareWith: lean });
   storeId = (await makeStore(lean.prisma)).id;
   await makeCategories(lean.prisma, storeId, ['Shoes', 'Hats', 'Bags']);
+  await makeOrders(lean.prisma, storeId, 2, 1);
 });
 afterAll(async () => {
   await yoga.close();
@@ -67,6 +69,8 @@ function send(
 type Credential = 'full' | 'narrow' | 'none' | 'wrong' | 'exhausted';
 interface Case {
   body?: unknown;
+  /** If-None-Match: the ETag of the same request made just before with the same key, or this tag. */
+  ifNoneMatch?: 'current' | string;
   credential?: Credential;
   method?: string;
   headers?: Record<string, string>;
@@ -83,6 +87,26 @@ const cases: Record<string, Case> = {
       operationName: 'B',
       variables: { l: 3 },
     },
+  },
+  'an order query with variables (tagged by its data)': {
+    body: {
+      query:
+        'query O($s: OrderStatus) { orders(status: $s, limit: 2) { items { number status totalAmount } } }',
+      variables: { s: 'pending' },
+    },
+  },
+  'a customer query': { body: { query: '{ customers(limit: 2) { items { email orderCount } } }' } },
+  'an order query with its current tag (304 after it ran)': {
+    body: { query: '{ orders(limit: 2) { items { number status } } }' },
+    ifNoneMatch: 'current',
+  },
+  'an order query with a stale tag': {
+    body: { query: '{ orders(limit: 2) { items { number status } } }' },
+    ifNoneMatch: 'W/"stale"',
+  },
+  'a catalogue query with its current tag (304 before it runs)': {
+    body: { query: page },
+    ifNoneMatch: 'current',
   },
   'a syntax error': { body: { query: '{ categories(limit: 1) { items { name }' } },
   'an unknown field': { body: { query: '{ categories { items { colour } } }' } },
@@ -145,6 +169,14 @@ describe('a JSON POST to /graphql: the lean door and yoga answer alike, byte for
           // Spend the key's window first (RATE_LIMIT_MAX is 2).
           if (c.credential === 'exhausted')
             for (let i = 0; i < 2; i++) await send(server, method, headers, body);
+          if (c.ifNoneMatch === 'current') {
+            // The tag does not depend on Accept (the same data): asked as JSON, it is the current one.
+            const { accept: _, ...asJson } = headers;
+            const first = await send(server, method, asJson, body);
+            const etag = first.headers.find((line) => line.toLowerCase().startsWith('etag: '));
+            if (!etag) throw new Error(`no ETag: ${first.status} ${first.body}`);
+            headers['if-none-match'] = etag.slice('etag: '.length);
+          } else if (c.ifNoneMatch) headers['if-none-match'] = c.ifNoneMatch;
           sequence += 1;
           const id = `lean-post-${sequence}`;
           return { id, headers };
@@ -160,6 +192,9 @@ describe('a JSON POST to /graphql: the lean door and yoga answer alike, byte for
           body: raw.body.toString(),
         });
         expect(shown(byLean)).toEqual(shown(byYoga));
+        // A current tag is a 304 (a 406 where the answer could not be served: an error, no tag).
+        if (c.ifNoneMatch === 'current') expect(byLean.status).toBe(accept === 'application/xml' ? 406 : 304);
+        if (byLean.status >= 400) expect(byLean.headers.find((line) => /^etag:/i.test(line))).toBeUndefined();
         expect(byLean.body.equals(byYoga.body)).toBe(true);
       }
     });

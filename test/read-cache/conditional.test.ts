@@ -3,8 +3,9 @@ import { parse } from 'graphql';
 import type { Principal } from '../../src/access/principal';
 import { allScopePairs, toScopeObjects } from '../../src/access/scopes';
 import { readTag } from '../../src/read-cache/etag';
-import { makeKey, makeStoreWithKey } from '../helpers/factories';
+import { makeKey, makeOrders, makeStoreWithKey } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { rpc } from '../mcp/client';
 
 /**
  * README "Conditional requests": a catalogue read carries a weak ETag made from the store's data
@@ -155,6 +156,167 @@ describe('GraphQL', () => {
     expect((await mutation.json()).errors).toBeUndefined();
     expect(mutation.headers.get('etag')).toBeNull();
     expect((await post(QUERY, etag)).status).toBe(200);
+  });
+});
+
+describe("GraphQL queries outside the catalogue: a tag of the answer's data", () => {
+  const ORDERS = '{ orders(limit: 5) { items { id number status totalAmount } } }';
+  const CUSTOMER = 'query C($id: ID!) { customer(id: $id) { email orderCount } }';
+  let orderId: string;
+  let customerId: string;
+
+  const ask = (
+    query: string,
+    options: { etag?: string; key?: string; on?: TestServer; variables?: object } = {},
+  ) =>
+    (options.on ?? server).request('/graphql', {
+      method: 'POST',
+      key: options.key ?? store.key,
+      headers: {
+        'content-type': 'application/json',
+        ...(options.etag ? { 'if-none-match': options.etag } : {}),
+      },
+      body: JSON.stringify({ query, variables: options.variables }),
+    });
+  const askByGet = (query: string, etag?: string) =>
+    server.request(`/graphql?${new URLSearchParams({ query })}`, {
+      key: store.key,
+      headers: etag ? { 'if-none-match': etag } : {},
+    });
+  const tagOf = (res: Response) => res.headers.get('etag') as string;
+  const costRemaining = (res: Response) => Number(res.headers.get('x-cost-remaining'));
+
+  beforeAll(async () => {
+    await makeOrders(server.prisma, store.id, 2, 1);
+    const order = await server.prisma.order.findFirstOrThrow({ where: { storeId: store.id } });
+    orderId = order.id;
+    customerId = order.customerId as string;
+  });
+
+  it('an order query by POST and by GET carries the same tag, whatever its budget says; a current tag is 304 with no body, counted by the rate limit, its work spent', async () => {
+    const first = await ask(ORDERS);
+    const etag = tagOf(first);
+    expect(first.status).toBe(200);
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+    const again = await ask(ORDERS);
+    // The bytes differ (extensions.cost.budget counts down), the data and the tag do not.
+    const [firstBody, againBody] = [await first.json(), await again.json()];
+    expect(againBody.data).toEqual(firstBody.data);
+    expect(againBody.extensions.cost.budget).not.toEqual(firstBody.extensions.cost.budget);
+    expect(tagOf(again)).toBe(etag);
+    const viaGet = await askByGet(ORDERS);
+    expect([viaGet.status, tagOf(viaGet)]).toEqual([200, etag]);
+
+    const cost = costRemaining(first) - costRemaining(again);
+    expect(cost).toBeGreaterThan(0);
+    const remaining = Number(viaGet.headers.get('x-ratelimit-remaining'));
+    const conditional = await ask(ORDERS, { etag });
+    expect([conditional.status, await conditional.text()]).toEqual([304, '']);
+    expect(tagOf(conditional)).toBe(etag);
+    expect(Number(conditional.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+    // The query ran before its tag was known: the 304 spent its cost like a full answer.
+    expect(costRemaining(conditional)).toBe(costRemaining(viaGet) - cost);
+    const byGet = await askByGet(ORDERS, etag);
+    expect([byGet.status, await byGet.text(), tagOf(byGet)]).toEqual([304, '', etag]);
+    expect((await ask(ORDERS, { etag: `W/"other", ${etag}` })).status).toBe(304);
+    expect((await ask(ORDERS, { etag: '*' })).status).toBe(304);
+    expect((await ask(ORDERS, { etag: 'W/"other"' })).status).toBe(200);
+  });
+
+  it('a customer query with variables: tagged per variables, 304 for its own tag only', async () => {
+    const mine = await ask(CUSTOMER, { variables: { id: customerId } });
+    expect((await mine.json()).data.customer.orderCount).toBe(2);
+    const etag = tagOf(mine);
+    expect(etag).toMatch(/^W\//);
+    expect((await ask(CUSTOMER, { variables: { id: customerId }, etag })).status).toBe(304);
+    // Another customer id (none such: null, the same data) is another operation, another tag.
+    const other = await ask(CUSTOMER, { variables: { id: 'cus_missing' }, etag });
+    expect(other.status).toBe(200);
+    expect(tagOf(other)).not.toBe(etag);
+  });
+
+  it('cancelling an order (a mutation through another API process) gives a new tag on both', async () => {
+    const etag = tagOf(await ask(ORDERS));
+    expect((await ask(ORDERS, { etag, on: second })).status).toBe(304);
+    const cancel = await ask(`mutation { cancelOrder(id: "${orderId}") { status } }`, { on: second });
+    expect((await cancel.json()).data.cancelOrder.status).toBe('cancelled');
+    expect(cancel.headers.get('etag')).toBeNull();
+    const fresh = await ask(ORDERS, { etag });
+    expect(fresh.status).toBe(200);
+    expect(JSON.stringify(await fresh.json())).toContain('"cancelled"');
+    const newTag = tagOf(fresh);
+    expect(newTag).not.toBe(etag);
+    expect((await ask(ORDERS, { etag: newTag, on: second })).status).toBe(304);
+  });
+
+  it('another scope set or another store never gets the tag of the same data; the same rights do', async () => {
+    const full = await ask(ORDERS);
+    const etag = tagOf(full);
+    const data = (await full.json()).data;
+    const orderReader = (await makeKey(server.prisma, store.id, { scopes: toScopeObjects(['ORDERS:READ']) }))
+      .secret;
+    const narrow = await ask(ORDERS, { key: orderReader, etag });
+    expect(narrow.status).toBe(200);
+    expect((await narrow.json()).data).toEqual(data);
+    expect(tagOf(narrow)).not.toBe(etag);
+    // Two empty stores: the same data, never the same tag.
+    const [a, b] = [await makeStoreWithKey(server.prisma), await makeStoreWithKey(server.prisma)];
+    const [inA, inB] = [await ask(ORDERS, { key: a.key }), await ask(ORDERS, { key: b.key })];
+    expect((await inA.json()).data).toEqual((await inB.json()).data);
+    expect(tagOf(inA)).toMatch(/^W\//);
+    expect(tagOf(inA)).not.toBe(tagOf(inB));
+    expect((await ask(ORDERS, { key: b.key, etag: tagOf(inA) })).status).toBe(200);
+    // A second key of the same store with the same scopes sees the same: the same tag.
+    const twin = (await makeKey(server.prisma, store.id)).secret;
+    expect((await ask(ORDERS, { key: twin, etag })).status).toBe(304);
+  });
+
+  it('an answer with errors carries no tag, nor a 406; nor does MCP', async () => {
+    const productReader = (
+      await makeKey(server.prisma, store.id, { scopes: toScopeObjects(['PRODUCTS:READ']) })
+    ).secret;
+    const refused = await ask(ORDERS, { key: productReader });
+    expect((await refused.json()).errors[0].extensions.code).toBe('INSUFFICIENT_SCOPE');
+    expect(refused.headers.get('etag')).toBeNull();
+    const partial = await ask(`{ category(id: "nope") { id } orders(limit: 1) { items { id } } }`);
+    const answer = await partial.json();
+    expect([partial.status, answer.errors.length, answer.data.orders.items.length]).toEqual([200, 1, 1]);
+    expect(partial.headers.get('etag')).toBeNull();
+    // An Accept no JSON answer serves: yoga's 406, with no tag and no 304, whatever the tag.
+    const etag = (await ask(ORDERS)).headers.get('etag') as string;
+    for (const conditional of [{}, { 'if-none-match': etag }] as Record<string, string>[]) {
+      const notAcceptable = await server.request(`/graphql?${new URLSearchParams({ query: ORDERS })}`, {
+        key: store.key,
+        headers: { accept: 'application/xml', ...conditional },
+      });
+      expect([notAcceptable.status, notAcceptable.headers.get('etag')]).toEqual([406, null]);
+    }
+    const mcp = await rpc(
+      server,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_orders', arguments: {} } },
+      { key: store.key },
+    );
+    expect(mcp.status).toBe(200);
+    expect(JSON.stringify(await mcp.json())).toContain(orderId);
+    expect(mcp.headers.get('etag')).toBeNull();
+  });
+
+  it('a catalogue query no version vouches for (READ_CACHE_TTL_MS=0) is tagged by its data instead', async () => {
+    const uncached = await startTestServer({ READ_CACHE_TTL_MS: '0' }, { shareWith: server });
+    try {
+      const first = await ask(QUERY, { on: uncached });
+      const etag = tagOf(first);
+      expect(etag).toMatch(/^W\//);
+      expect(etag).not.toBe(tagOf(await ask(QUERY)));
+      expect((await ask(QUERY, { on: uncached, etag })).status).toBe(304);
+      // A write that leaves the answer's data as it was leaves its tag too.
+      expect(
+        (await ask('mutation { createCategory(input: { name: "Socks" }) { id } }', { on: uncached })).status,
+      ).toBe(200);
+      expect((await ask(QUERY, { on: uncached, etag })).status).toBe(304);
+    } finally {
+      await uncached.close();
+    }
   });
 });
 
