@@ -12,7 +12,7 @@ import { issueApiKey } from '../src/modules/api-keys/issue';
 import { connectRedis } from '../src/redis';
 import { createRuntime } from '../src/runtime';
 import { allScopes } from '../test/helpers/factories';
-import { median } from './alternating';
+import { cpuSince, median, postgresCpuMs } from './alternating';
 import { withBenchDatabase } from './database';
 
 /**
@@ -29,6 +29,7 @@ const KEYS = Number(process.env.BENCH_KEYS ?? 1000);
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 interface Result {
+  requests: number;
   rps: number;
   p50: number;
   p99: number;
@@ -75,7 +76,8 @@ async function run(databaseUrl: string) {
       ).secret,
     );
   const secretKey = randomBytes(32).toString('hex');
-  const apps: Record<string, { base: string; stop: () => Promise<void> }> = {};
+  const database = new URL(databaseUrl).pathname.slice(1);
+  const apps: Record<string, { base: string; flush: () => Promise<number>; stop: () => Promise<void> }> = {};
   for (const cache of ['cached', 'uncached'] as const)
     for (const log of ['on', 'off'] as const) {
       const config = loadConfig({
@@ -91,6 +93,7 @@ async function run(databaseUrl: string) {
       const listener = await listen(createApp({ config, redis, logger, runtime }), 0, '127.0.0.1');
       apps[`${cache}, log ${log}`] = {
         base: `http://127.0.0.1:${(listener.address() as AddressInfo).port}`,
+        flush: () => runtime.requestLog.flush(),
         stop: async () => {
           listener.close();
           await runtime.stop();
@@ -101,13 +104,28 @@ async function run(databaseUrl: string) {
   for (const app of Object.values(apps))
     await load({ url: app.base + productPath, keys, durationMs: WARM_UP_MS });
   const rounds: Record<string, number[]> = Object.fromEntries(Object.keys(apps).map((name) => [name, []]));
+  // CPU per request, which a machine shared with other work blurs far less than throughput: this
+  // process's (the four apps; the load client is its own process) and the bench database's
+  // PostgreSQL backends' (/proc/<pid>/stat). The log's last partial batch is written before the
+  // round's CPU is read, so each round pays for its own entries and no other app's round does.
+  const cpu: Record<string, { api: number[]; db: number[] }> = Object.fromEntries(
+    Object.keys(apps).map((name) => [name, { api: [], db: [] }]),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating, and each round's order turned around, so neither side always follows the other.
     const names = Object.keys(apps);
     for (const name of round % 2 ? names.reverse() : names) {
-      const result = await load({ url: (apps[name] as { base: string }).base + productPath, keys });
+      const app = apps[name] as (typeof apps)[string];
+      const cpuBefore = process.cpuUsage();
+      const dbBefore = postgresCpuMs(database);
+      const result = await load({ url: app.base + productPath, keys });
+      await app.flush();
+      const used = process.cpuUsage(cpuBefore);
+      const dbUsed = cpuSince(dbBefore, postgresCpuMs(database));
       if (result.errors > 0) throw new Error(`${name}: ${result.errors} responses were not 200`);
       (rounds[name] as number[]).push(result.rps);
+      cpu[name]?.api.push((used.user + used.system) / 1000 / result.requests);
+      cpu[name]?.db.push(dbUsed / result.requests);
     }
   }
   const logged = await db.prisma.requestLogEntry.count();
@@ -117,6 +135,10 @@ async function run(databaseUrl: string) {
   for (const [name, values] of Object.entries(rounds))
     console.log(
       `  ${name.padEnd(18)} median ${median(values).toFixed(0).padStart(6)} req/s (rounds: ${values.map((v) => v.toFixed(0)).join(', ')})`,
+    );
+  for (const [name, { api, db: dbCpu }] of Object.entries(cpu))
+    console.log(
+      `  ${name.padEnd(18)} CPU per request: API ${median(api).toFixed(3)} ms, PostgreSQL ${median(dbCpu).toFixed(3)} ms (medians)`,
     );
   for (const cache of ['cached', 'uncached']) {
     const ratio =
