@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connectDatabase } from '../src/db/client';
 import type { RequestLogRow } from '../src/request-log/entry';
+import { writeBatch } from '../src/request-log/recorder';
 import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 
@@ -9,14 +10,17 @@ import { withBenchDatabase } from './database';
  * writes at a time) written in several ways, in alternating rounds, with the API process's CPU per
  * entry (Prisma and pg included) and PostgreSQL's (this benchmark's backends only, from /proc) —
  * figures a machine shared with other work blurs far less than throughput.
+ *   before          the recorder before issue 32's cost work: 13 arrays through Prisma's
+ *                   $executeRawUnsafe into a table keyed and indexed as migrations 060000 + 070000 made it
+ *   recorder        the recorder now (writeBatch: the arrays on the pg pool, synchronous_commit off)
+ *                   into the table as migrated
  *   Ways of sending, into the table as migrated:
- *     prisma unnest   13 arrays through Prisma's $executeRawUnsafe (the recorder before this bench)
+ *     prisma unnest   13 arrays through Prisma's $executeRawUnsafe
  *     pg unnest       the same statement through the pg pool
- *     pg json         one JSON text parameter, json_to_recordset (the recorder now)
- *   Index sets (pg json, into a table of the same columns with only these indexes):
- *     idx: <names>    which of the secondary indexes the table holds
- * Options: BENCH_ROUNDS (5), BENCH_BATCHES (batches per way and round, 10), BENCH_WAYS (a comma list
- * of way names to run, all by default).
+ *     pg json / prisma json   one JSON text parameter, json_to_recordset
+ *   Keys and indexes (pg unnest, into a table of the same columns with only that key and those indexes)
+ * Options: BENCH_ROUNDS (5), BENCH_BATCHES (batches per way and round, 10), BENCH_WAYS (a list of way
+ * names to run, separated by `;`, all by default).
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
@@ -90,25 +94,33 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
   try {
     const ways: Record<string, () => Promise<unknown>> = {
       'rows only (no write)': async () => batch(storeId),
-      'prisma unnest': () => db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...arrays(batch(storeId))),
+      before: () =>
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogVariant0"'), ...arrays(batch(storeId))),
+      recorder: () => writeBatch(db.pool, batch(storeId)),
+      'prisma unnest': () =>
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...arrays(batch(storeId))),
       'pg unnest': () => db.pool.query(unnestInsert('"RequestLogEntry"'), arrays(batch(storeId))),
       'pg json': () => db.pool.query(jsonInsert('"RequestLogEntry"'), [JSON.stringify(batch(storeId))]),
-      'prisma json': () => db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId))),
-      'prisma json, synchronous_commit off': () =>
-        db.prisma.$transaction([
-          db.prisma.$executeRawUnsafe(`SET LOCAL synchronous_commit = off`),
-          db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId))),
-        ]),
+      'prisma json': () =>
+        db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId))),
     };
-    // Tables of the same columns with other keys and indexes, written the `pg json` way.
-    const variants: Array<{ name: string; pk: string; indexes: string[]; ordered?: boolean; direct?: boolean }> = [
-      { name: 'pk(at,id) + all four', pk: '"at", id', indexes: Object.keys(INDEXES) },
-      { name: 'pk(store,at,id) + key, requestId, status', pk: '"storeId", "at", id', indexes: ['store,key,at,id', 'store,requestId', 'store,status,at'] },
-      { name: 'same, time-ordered request ids', pk: '"storeId", "at", id', indexes: ['store,key,at,id', 'store,requestId', 'store,status,at'], ordered: true },
-      { name: 'same, into the day partition', pk: '"storeId", "at", id', indexes: ['store,key,at,id', 'store,requestId', 'store,status,at'], direct: true },
-      { name: 'pk(store,at,id) + key, status', pk: '"storeId", "at", id', indexes: ['store,key,at,id', 'store,status,at'] },
+    // Tables of the same columns with another key and other indexes, written the `pg unnest` way.
+    const now = ['store,key,at,id', 'store,requestId', 'store,status,at'];
+    const variants: Array<{ name: string; pk: string; indexes: string[]; ordered?: boolean }> = [
+      { name: 'pk(at,id) + all four (as before)', pk: '"at", id', indexes: Object.keys(INDEXES) },
+      { name: 'pk(store,at,id) + key, requestId, status (as now)', pk: '"storeId", "at", id', indexes: now },
+      { name: 'same, time-ordered request ids', pk: '"storeId", "at", id', indexes: now, ordered: true },
+      { name: 'pk(store,at,id) + key, requestId', pk: '"storeId", "at", id', indexes: now.slice(0, 2) },
+      {
+        name: 'pk(store,at,id) + key, status',
+        pk: '"storeId", "at", id',
+        indexes: [now[0], now[2]] as string[],
+      },
       { name: 'pk(store,at,id) alone', pk: '"storeId", "at", id', indexes: [] },
     ];
+    const tables: Record<string, { table: string; ordered?: boolean }> = {
+      'RequestLogEntry (as migrated)': { table: '"RequestLogEntry"' },
+    };
     for (const [v, variant] of variants.entries()) {
       const table = `"RequestLogVariant${v}"`;
       await db.pool.query(
@@ -119,12 +131,13 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
         `CREATE TABLE "RequestLogVariant${v}_day" PARTITION OF ${table} FOR VALUES FROM ('2000-01-01') TO ('2100-01-01')`,
       );
       for (const index of variant.indexes) await db.pool.query(`CREATE INDEX ON ${table} ${INDEXES[index]}`);
-      const target = variant.direct ? `"RequestLogVariant${v}_day"` : table;
-      ways[variant.name] = () =>
-        db.pool.query(jsonInsert(target), [JSON.stringify(batch(storeId, variant.ordered))]);
+      tables[variant.name] = { table, ordered: variant.ordered };
+      ways[variant.name] = () => db.pool.query(unnestInsert(table), arrays(batch(storeId, variant.ordered)));
     }
-    const only = process.env.BENCH_WAYS?.split(',');
-    const chosen = only ? Object.fromEntries(Object.entries(ways).filter(([name]) => only.includes(name))) : ways;
+    const only = process.env.BENCH_WAYS?.split(';');
+    const chosen = only
+      ? Object.fromEntries(Object.entries(ways).filter(([name]) => only.includes(name)))
+      : ways;
     const rounds = await alternatingRounds(chosen, {
       rounds: ROUNDS,
       calls: BATCHES,
@@ -138,7 +151,33 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       const perEntry = (pick: (m: (typeof measured)[number]) => number) =>
         ((median(measured.map(pick)) * 1000) / BATCH).toFixed(1).padStart(6);
       console.log(
-        `  ${name.padEnd(64)} API ${perEntry((m) => m.cpu)}  PostgreSQL ${perEntry((m) => m.db)}  wall ${perEntry((m) => m.wall)}`,
+        `  ${name.padEnd(52)} API ${perEntry((m) => m.cpu)}  PostgreSQL ${perEntry((m) => m.db)}  wall ${perEntry((m) => m.wall)}`,
+      );
+    }
+    // What PostgreSQL did for one more batch into each table (after the rounds, so at their size):
+    // WAL and buffers count the work itself, which the machine's load does not change.
+    console.log('One batch more into each table (EXPLAIN ANALYZE, median of 3): per entry');
+    for (const [name, { table, ordered }] of Object.entries(tables)) {
+      const runs: Array<{ records: number; bytes: number; fpi: number; blocks: number; ms: number }> = [];
+      for (let run = 0; run < 3; run++) {
+        const { rows } = await db.pool.query(
+          `EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) ${unnestInsert(table)}`,
+          arrays(batch(storeId, ordered)),
+        );
+        const plan = (
+          rows[0] as { 'QUERY PLAN': Array<{ Plan: Record<string, number>; 'Execution Time': number }> }
+        )['QUERY PLAN'][0] as { Plan: Record<string, number>; 'Execution Time': number };
+        runs.push({
+          records: plan.Plan['WAL Records'] ?? 0,
+          bytes: plan.Plan['WAL Bytes'] ?? 0,
+          fpi: plan.Plan['WAL FPI'] ?? 0,
+          blocks: (plan.Plan['Shared Hit Blocks'] ?? 0) + (plan.Plan['Shared Read Blocks'] ?? 0),
+          ms: plan['Execution Time'],
+        });
+      }
+      const med = (pick: (r: (typeof runs)[number]) => number) => median(runs.map(pick)) / BATCH;
+      console.log(
+        `  ${name.padEnd(52)} WAL ${med((r) => r.records).toFixed(2)} records, ${med((r) => r.bytes).toFixed(0)} bytes (${med((r) => r.fpi).toFixed(3)} full pages); ${med((r) => r.blocks).toFixed(1)} buffers; ${(med((r) => r.ms) * 1000).toFixed(1)} µs executing`,
       );
     }
   } finally {

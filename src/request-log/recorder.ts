@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { type Db, poolOf } from '../db/client';
 import { type RequestLogRow, requestLogRow } from './entry';
@@ -65,6 +66,11 @@ const columnsOf = (rows: RequestLogRow[]) => [
   rows.map((row) => row.cost),
 ];
 
+/** Writes one batch: one statement on `pool` (a connection of the API's own pool). */
+export async function writeBatch(pool: Pool, rows: RequestLogRow[]): Promise<void> {
+  await pool.query(INSERT, columnsOf(rows));
+}
+
 export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog {
   const batchSize = options.batchSize ?? 1000;
   // Not Prisma's $executeRawUnsafe: its handling of 13 arrays of 1,000 parameters cost the API
@@ -79,7 +85,7 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
 
   const write = async (rows: RequestLogRow[]): Promise<number> => {
     try {
-      await pool.query(INSERT, columnsOf(rows));
+      await writeBatch(pool, rows);
       return rows.length;
     } catch (error) {
       dropped += rows.length;
