@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connectDatabase } from '../src/db/client';
+import { newRequestId } from '../src/http/request-state';
 import type { RequestLogRow } from '../src/request-log/entry';
 import { writeBatch } from '../src/request-log/recorder';
 import { alternatingRounds, median } from './alternating';
@@ -13,7 +14,9 @@ import { withBenchDatabase } from './database';
  *   before          the recorder before issue 32's cost work: 13 arrays through Prisma's
  *                   $executeRawUnsafe into a table keyed and indexed as migrations 060000 + 070000 made it
  *   recorder        the recorder now (writeBatch: the arrays on the pg pool, synchronous_commit off)
- *                   into the table as migrated
+ *                   into the table as migrated, with request ids as newRequestId() makes them now
+ *                   (time first); so do the other ways into that table; the
+ *                   variant tables get random ones, as before, unless named otherwise
  *   Ways of sending, into the table as migrated:
  *     prisma unnest   13 arrays through Prisma's $executeRawUnsafe
  *     pg unnest       the same statement through the pg pool
@@ -45,12 +48,9 @@ const INDEXES: Record<string, string> = {
   'store,status,at': '("storeId", status, "at" DESC)',
 };
 
-let sequence = 0;
-/** A request id like newRequestId()'s (32 random hex digits), or one whose first 12 digits are the time. */
+/** A request id as the service made them before (32 random hex digits), or as newRequestId() makes them now. */
 const requestId = (ordered?: boolean) =>
-  ordered
-    ? `req_${Date.now().toString(16).padStart(12, '0')}${(sequence++).toString(16).padStart(4, '0')}${randomUUID().slice(0, 16).replaceAll('-', '')}`
-    : `req_${randomUUID().replaceAll('-', '')}`;
+  ordered ? newRequestId() : `req_${randomUUID().replaceAll('-', '')}`;
 
 function batch(storeId: string, ordered?: boolean): RequestLogRow[] {
   const at = new Date();
@@ -96,13 +96,13 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       'rows only (no write)': async () => batch(storeId),
       before: () =>
         db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogVariant0"'), ...arrays(batch(storeId))),
-      recorder: () => writeBatch(db.pool, batch(storeId)),
+      recorder: () => writeBatch(db.pool, batch(storeId, true)),
       'prisma unnest': () =>
-        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...arrays(batch(storeId))),
-      'pg unnest': () => db.pool.query(unnestInsert('"RequestLogEntry"'), arrays(batch(storeId))),
-      'pg json': () => db.pool.query(jsonInsert('"RequestLogEntry"'), [JSON.stringify(batch(storeId))]),
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...arrays(batch(storeId, true))),
+      'pg unnest': () => db.pool.query(unnestInsert('"RequestLogEntry"'), arrays(batch(storeId, true))),
+      'pg json': () => db.pool.query(jsonInsert('"RequestLogEntry"'), [JSON.stringify(batch(storeId, true))]),
       'prisma json': () =>
-        db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId))),
+        db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId, true))),
     };
     // Tables of the same columns with another key and other indexes, written the `pg unnest` way.
     const now = ['store,key,at,id', 'store,requestId', 'store,status,at'];
@@ -119,7 +119,7 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       { name: 'pk(store,at,id) alone', pk: '"storeId", "at", id', indexes: [] },
     ];
     const tables: Record<string, { table: string; ordered?: boolean }> = {
-      'RequestLogEntry (as migrated)': { table: '"RequestLogEntry"' },
+      'RequestLogEntry (as migrated, ids as now)': { table: '"RequestLogEntry"', ordered: true },
     };
     for (const [v, variant] of variants.entries()) {
       const table = `"RequestLogVariant${v}"`;
