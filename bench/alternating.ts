@@ -50,7 +50,7 @@ export const median = (values: number[]): number =>
  * connected to `database` (a backend's process title names its database) — on a machine shared with
  * other work, only this benchmark's — or, without it, every postgres process.
  */
-function postgresCpuMs(database?: string): Map<string, number> {
+export function postgresCpuMs(database?: string): Map<string, number> {
   const ticks = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -71,7 +71,7 @@ function postgresCpuMs(database?: string): Map<string, number> {
  * The CPU the processes used between two looks, ms: a process that ended in between (the pool closes an
  * idle connection) is left out, not counted as negative.
  */
-function cpuSince(before: Map<string, number>, after: Map<string, number>): number {
+export function cpuSince(before: Map<string, number>, after: Map<string, number>): number {
   let used = 0;
   for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
   return used;

@@ -36,7 +36,7 @@ async function executionMs(
   sql: (text: string, values?: unknown[]) => Promise<{ rows: Array<Record<string, string>> }>,
   storeId: string,
   filter: RequestLogFilter,
-): Promise<number> {
+): Promise<{ ms: number; indexes: string[] }> {
   const where = ['"storeId" = $1'];
   const values: unknown[] = [storeId];
   const add = (clause: string, value: unknown) => {
@@ -55,8 +55,19 @@ async function executionMs(
       ORDER BY "at" DESC, id DESC LIMIT 101`,
     values,
   );
-  const plan = (rows[0] as unknown as { 'QUERY PLAN': Array<{ 'Execution Time': number }> })['QUERY PLAN'];
-  return plan[0]?.['Execution Time'] ?? Number.NaN;
+  const plan = (rows[0] as unknown as { 'QUERY PLAN': Array<{ 'Execution Time': number; Plan: unknown }> })[
+    'QUERY PLAN'
+  ];
+  // The indexes the plan reads (one per partition: named after the partition, so keep the kind).
+  const indexes = new Set<string>();
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const name = (node as { 'Index Name'?: string })['Index Name'];
+    if (name) indexes.add(name.replace(/^day_\d+_|^day_default_/, '').replace(/_idx\d*$|_key\d*$/, ''));
+    for (const value of Object.values(node)) if (typeof value === 'object') walk(value);
+  };
+  walk(plan[0]?.Plan);
+  return { ms: plan[0]?.['Execution Time'] ?? Number.NaN, indexes: [...indexes] };
 }
 
 withBenchDatabase('request_log', async (databaseUrl) => {
@@ -132,7 +143,7 @@ withBenchDatabase('request_log', async (databaseUrl) => {
       worst = Math.max(worst, ms);
       const executed = await executionMs(sql, storeId, { since, ...filter });
       console.log(
-        `  ${name.padEnd(22)} ${String(found).padStart(3)} entries: service median ${ms.toFixed(1)} ms (${RUNS} runs), PostgreSQL's execution ${executed.toFixed(2)} ms (EXPLAIN ANALYZE)`,
+        `  ${name.padEnd(22)} ${String(found).padStart(3)} entries: service median ${ms.toFixed(1)} ms (${RUNS} runs), PostgreSQL's execution ${executed.ms.toFixed(2)} ms (EXPLAIN ANALYZE; ${executed.indexes.join(', ') || 'no index'})`,
       );
     }
     console.log(

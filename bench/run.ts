@@ -10,6 +10,7 @@ const scenarios = [
   'webhook-health.ts',
   'request-log-query.ts',
   'request-log-cost.ts',
+  'request-log-write.ts',
   'cli-start.ts',
   'tenant-isolation.ts',
   'page-statement.ts',

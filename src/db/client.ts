@@ -107,6 +107,20 @@ function nameFailedConnects(pool: Pool): void {
   };
 }
 
+/** The pg pool under each client connectDatabase made (see poolOf). */
+const pools = new WeakMap<PrismaClient, Pool>();
+
+/**
+ * The pg pool a client of connectDatabase runs on, for the one bulk write that bypasses Prisma (the
+ * request log's batches, src/request-log/recorder.ts: Prisma's handling of 13 arrays of 1,000
+ * parameters cost more CPU than the rest of the write, bench/request-log-write.ts).
+ */
+export function poolOf(prisma: PrismaClient): Pool {
+  const pool = pools.get(prisma);
+  if (!pool) throw new Error('poolOf: this PrismaClient was not made by connectDatabase');
+  return pool;
+}
+
 export function connectDatabase(databaseUrl: string, options: ConnectOptions = {}): Database {
   const pool = new Pool({
     connectionString: databaseUrl,
@@ -128,6 +142,7 @@ export function connectDatabase(databaseUrl: string, options: ConnectOptions = {
   });
   nameFailedConnects(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  pools.set(prisma, pool);
   return {
     prisma,
     pool,

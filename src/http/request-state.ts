@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../access/principal';
@@ -50,8 +50,27 @@ declare global {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** A new request id, for a request that brought none (or one not worth keeping). */
-export const newRequestId = () => `req_${randomUUID().replaceAll('-', '')}`;
+// Random bytes drawn 4 KiB at a time, as node:crypto's randomUUID does: a draw per id
+// (randomBytes(10)) cost 2.9 µs, five times the whole id's cost.
+const entropy = Buffer.alloc(4096);
+let drawn = entropy.length;
+
+/**
+ * A new request id, for a request that brought none (or one not worth keeping): `req_` and 32 hex
+ * digits, the first 12 the time in ms and 80 random bits after them (as a UUIDv7 orders). Ids made
+ * later sort later, so the request log's (storeId, requestId) index takes each new entry at its
+ * right edge instead of a random page of a day's index (bench/request-log-write.ts: less WAL per
+ * entry, and no page of a large index dirtied per entry).
+ */
+export function newRequestId(): string {
+  if (drawn + 10 > entropy.length) {
+    randomFillSync(entropy);
+    drawn = 0;
+  }
+  const random = entropy.toString('hex', drawn, drawn + 10);
+  drawn += 10;
+  return `req_${Date.now().toString(16).padStart(12, '0')}${random}`;
+}
 
 /**
  * The request's child logger, made when something first logs through it: the request line itself

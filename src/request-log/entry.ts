@@ -30,6 +30,10 @@ const DOOR_OF_PATH: Record<string, RequestDoor> = {
   '/api/v1/mcp': 'MCP',
 };
 
+/** The door of a request no operation of the pipeline ran for (refused before: a 429, a bad body, a syntax error). */
+const doorOfPath = (path: string): RequestDoor =>
+  DOOR_OF_PATH[path] ?? (path.startsWith('/api/v1') ? 'REST' : 'GRAPHQL');
+
 /**
  * The row of a finished request, or null when it is not to be recorded: only authenticated
  * requests (a key or a staff session) have a store to log them under.
@@ -43,8 +47,7 @@ export function requestLogRow(
   const state = req.state;
   const principal = state.principal;
   if (!principal || principal.kind === 'system') return null;
-  const path = req.originalUrl.split('?')[0] ?? '';
-  const door = state.door ?? DOOR_OF_PATH[path] ?? (path.startsWith('/api/v1') ? 'REST' : 'GRAPHQL');
+  const door = state.door ?? doorOfPath(req.originalUrl.split('?')[0] ?? '');
   return {
     at,
     storeId: principal.storeId,

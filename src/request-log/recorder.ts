@@ -1,12 +1,15 @@
 import type { Request, Response } from 'express';
+import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import type { Db } from '../db/client';
+import { type Db, poolOf } from '../db/client';
 import { type RequestLogRow, requestLogRow } from './entry';
 
 /**
  * The request log's writer (README "Request log"): each finished authenticated request becomes a
  * row in this process's buffer, and the buffer is written in batches — one multi-row INSERT every
- * `flushMs`, or as soon as `batchSize` rows wait — never awaited by a request. A full buffer (the
+ * `flushMs`, or as soon as `batchSize` rows wait — never awaited by a request. The batch goes
+ * straight to the API's pg pool, one array per column, and commits without waiting for its WAL
+ * flush (a crash may lose the last second of entries). A full buffer (the
  * database slow or away) drops the new row and counts it (`request_log_dropped_total`), never
  * blocks; a batch the database refused is dropped and counted too. stop() writes what is left.
  */
@@ -36,13 +39,43 @@ export interface RequestLogOptions {
 
 const COLUMNS =
   '"at", "storeId", "keyId", "staffUserId", door, method, route, status, "errorCode", "durationMs", "requestId", "clientIp", cost';
-// One statement whatever the batch's size (unnest of one array per column), so PostgreSQL plans it once.
+// One statement whatever the batch's size (unnest of one array per column), so PostgreSQL parses and
+// plans it once per connection (a named statement: src/db/prepared-statements.ts). The one-time
+// filter sets synchronous_commit off for this statement's own transaction only (an InitPlan runs
+// once): the commit does not wait for its WAL to reach the disk, so a crash of PostgreSQL may lose
+// the last batches of entries, never the API's own data (README "Request log", durability).
 const INSERT = `INSERT INTO "RequestLogEntry" (${COLUMNS})
   SELECT * FROM unnest($1::timestamp(3)[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::int[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::int[])`;
+                       $8::int[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::int[])
+   WHERE (SELECT set_config('synchronous_commit', 'off', true)) = 'off'`;
+
+/** The batch as one array per column, in COLUMNS' order. */
+const columnsOf = (rows: RequestLogRow[]) => [
+  rows.map((row) => row.at.toISOString().slice(0, 23)),
+  rows.map((row) => row.storeId),
+  rows.map((row) => row.keyId),
+  rows.map((row) => row.staffUserId),
+  rows.map((row) => row.door),
+  rows.map((row) => row.method),
+  rows.map((row) => row.route),
+  rows.map((row) => row.status),
+  rows.map((row) => row.errorCode),
+  rows.map((row) => row.durationMs),
+  rows.map((row) => row.requestId),
+  rows.map((row) => row.clientIp),
+  rows.map((row) => row.cost),
+];
+
+/** Writes one batch: one statement on `pool` (a connection of the API's own pool). */
+export async function writeBatch(pool: Pool, rows: RequestLogRow[]): Promise<void> {
+  await pool.query(INSERT, columnsOf(rows));
+}
 
 export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog {
   const batchSize = options.batchSize ?? 1000;
+  // Not Prisma's $executeRawUnsafe: its handling of 13 arrays of 1,000 parameters cost the API
+  // process more CPU than everything else of the write (bench/request-log-write.ts).
+  const pool = poolOf(db);
   let buffer: RequestLogRow[] = [];
   let dropped = 0;
   let droppedSinceWarning = 0;
@@ -52,22 +85,7 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
 
   const write = async (rows: RequestLogRow[]): Promise<number> => {
     try {
-      await db.$executeRawUnsafe(
-        INSERT,
-        rows.map((row) => row.at.toISOString().slice(0, 23)),
-        rows.map((row) => row.storeId),
-        rows.map((row) => row.keyId),
-        rows.map((row) => row.staffUserId),
-        rows.map((row) => row.door),
-        rows.map((row) => row.method),
-        rows.map((row) => row.route),
-        rows.map((row) => row.status),
-        rows.map((row) => row.errorCode),
-        rows.map((row) => row.durationMs),
-        rows.map((row) => row.requestId),
-        rows.map((row) => row.clientIp),
-        rows.map((row) => row.cost),
-      );
+      await writeBatch(pool, rows);
       return rows.length;
     } catch (error) {
       dropped += rows.length;

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { connectDatabase } from '../src/db/client';
+import { newRequestId } from '../src/http/request-state';
+import type { RequestLogRow } from '../src/request-log/entry';
+import { writeBatch } from '../src/request-log/recorder';
+import { alternatingRounds, median } from './alternating';
+import { withBenchDatabase } from './database';
+
+/**
+ * Issue 32 item 1, where the request log's cost lies: one batch of 1,000 entries (what the recorder
+ * writes at a time) written in several ways, in alternating rounds, with the API process's CPU per
+ * entry (Prisma and pg included) and PostgreSQL's (this benchmark's backends only, from /proc) —
+ * figures a machine shared with other work blurs far less than throughput.
+ *   before          the recorder before issue 32's cost work: 13 arrays through Prisma's
+ *                   $executeRawUnsafe into a table keyed and indexed as migrations 060000 + 070000 made it
+ *   recorder        the recorder now (writeBatch: the arrays on the pg pool, synchronous_commit off)
+ *                   into the table as migrated, with request ids as newRequestId() makes them now
+ *                   (time first); so do the other ways into that table; the
+ *                   variant tables get random ones, as before, unless named otherwise
+ *   Ways of sending, into the table as migrated:
+ *     prisma unnest   13 arrays through Prisma's $executeRawUnsafe
+ *     pg unnest       the same statement through the pg pool
+ *     pg json / prisma json   one JSON text parameter, json_to_recordset
+ *   Keys and indexes (pg unnest, into a table of the same columns with only that key and those indexes)
+ * Options: BENCH_ROUNDS (5), BENCH_BATCHES (batches per way and round, 10), BENCH_WAYS (a list of way
+ * names to run, separated by `;`, all by default).
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
+const BATCH = 1000;
+const KEYS = 1000;
+
+const COLUMNS =
+  '"at", "storeId", "keyId", "staffUserId", door, method, route, status, "errorCode", "durationMs", "requestId", "clientIp", cost';
+const unnestInsert = (table: string) => `INSERT INTO ${table} (${COLUMNS})
+  SELECT * FROM unnest($1::timestamp(3)[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::int[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::int[])`;
+const jsonInsert = (table: string) => `INSERT INTO ${table} (${COLUMNS})
+  SELECT ${COLUMNS} FROM json_to_recordset($1::json) AS r("at" timestamp(3), "storeId" text, "keyId" text,
+    "staffUserId" text, door text, method text, route text, status int, "errorCode" text, "durationMs" float8,
+    "requestId" text, "clientIp" text, cost int)`;
+
+/** The secondary indexes as migrated, by a short name. */
+const INDEXES: Record<string, string> = {
+  'store,at,id': '("storeId", "at" DESC, "id" DESC)',
+  'store,key,at,id': '("storeId", "keyId", "at" DESC, "id" DESC)',
+  'store,requestId': '("storeId", "requestId")',
+  'store,status,at': '("storeId", status, "at" DESC)',
+};
+
+/** A request id as the service made them before (32 random hex digits), or as newRequestId() makes them now. */
+const requestId = (ordered?: boolean) =>
+  ordered ? newRequestId() : `req_${randomUUID().replaceAll('-', '')}`;
+
+function batch(storeId: string, ordered?: boolean): RequestLogRow[] {
+  const at = new Date();
+  return Array.from({ length: BATCH }, () => ({
+    at,
+    storeId,
+    keyId: `key_${Math.floor(Math.random() * KEYS)}`,
+    staffUserId: null,
+    door: 'REST',
+    method: 'GET',
+    route: '/api/v1/product',
+    status: 200,
+    errorCode: null,
+    durationMs: Math.round(Math.random() * 500) / 100,
+    requestId: requestId(ordered),
+    clientIp: '127.0.0.1',
+    cost: null,
+  }));
+}
+
+const arrays = (rows: RequestLogRow[]) => [
+  rows.map((row) => row.at.toISOString().slice(0, 23)),
+  rows.map((row) => row.storeId),
+  rows.map((row) => row.keyId),
+  rows.map((row) => row.staffUserId),
+  rows.map((row) => row.door),
+  rows.map((row) => row.method),
+  rows.map((row) => row.route),
+  rows.map((row) => row.status),
+  rows.map((row) => row.errorCode),
+  rows.map((row) => row.durationMs),
+  rows.map((row) => row.requestId),
+  rows.map((row) => row.clientIp),
+  rows.map((row) => row.cost),
+];
+
+withBenchDatabase('request_log_write', async (databaseUrl) => {
+  const db = connectDatabase(databaseUrl, { max: 1 });
+  const database = new URL(databaseUrl).pathname.slice(1);
+  const storeId = 'store_bench';
+  try {
+    const ways: Record<string, () => Promise<unknown>> = {
+      'rows only (no write)': async () => batch(storeId),
+      before: () =>
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogVariant0"'), ...arrays(batch(storeId))),
+      recorder: () => writeBatch(db.pool, batch(storeId, true)),
+      'prisma unnest': () =>
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...arrays(batch(storeId, true))),
+      'pg unnest': () => db.pool.query(unnestInsert('"RequestLogEntry"'), arrays(batch(storeId, true))),
+      'pg json': () => db.pool.query(jsonInsert('"RequestLogEntry"'), [JSON.stringify(batch(storeId, true))]),
+      'prisma json': () =>
+        db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId, true))),
+    };
+    // Tables of the same columns with another key and other indexes, written the `pg unnest` way.
+    const now = ['store,key,at,id', 'store,requestId', 'store,status,at'];
+    const variants: Array<{ name: string; pk: string; indexes: string[]; ordered?: boolean }> = [
+      { name: 'pk(at,id) + all four (as before)', pk: '"at", id', indexes: Object.keys(INDEXES) },
+      { name: 'pk(store,at,id) + key, requestId, status (as now)', pk: '"storeId", "at", id', indexes: now },
+      { name: 'same, time-ordered request ids', pk: '"storeId", "at", id', indexes: now, ordered: true },
+      { name: 'pk(store,at,id) + key, requestId', pk: '"storeId", "at", id', indexes: now.slice(0, 2) },
+      {
+        name: 'pk(store,at,id) + key, status',
+        pk: '"storeId", "at", id',
+        indexes: [now[0], now[2]] as string[],
+      },
+      { name: 'pk(store,at,id) alone', pk: '"storeId", "at", id', indexes: [] },
+    ];
+    const tables: Record<string, { table: string; ordered?: boolean }> = {
+      'RequestLogEntry (as migrated, ids as now)': { table: '"RequestLogEntry"', ordered: true },
+    };
+    for (const [v, variant] of variants.entries()) {
+      const table = `"RequestLogVariant${v}"`;
+      await db.pool.query(
+        `CREATE TABLE ${table} (LIKE "RequestLogEntry" INCLUDING DEFAULTS INCLUDING CONSTRAINTS) PARTITION BY RANGE ("at")`,
+      );
+      await db.pool.query(`ALTER TABLE ${table} ADD PRIMARY KEY (${variant.pk})`);
+      await db.pool.query(
+        `CREATE TABLE "RequestLogVariant${v}_day" PARTITION OF ${table} FOR VALUES FROM ('2000-01-01') TO ('2100-01-01')`,
+      );
+      for (const index of variant.indexes) await db.pool.query(`CREATE INDEX ON ${table} ${INDEXES[index]}`);
+      tables[variant.name] = { table, ordered: variant.ordered };
+      ways[variant.name] = () => db.pool.query(unnestInsert(table), arrays(batch(storeId, variant.ordered)));
+    }
+    const only = process.env.BENCH_WAYS?.split(';');
+    const chosen = only
+      ? Object.fromEntries(Object.entries(ways).filter(([name]) => only.includes(name)))
+      : ways;
+    const rounds = await alternatingRounds(chosen, {
+      rounds: ROUNDS,
+      calls: BATCHES,
+      inFlight: 1,
+      database,
+    });
+    console.log(
+      `Request log writes: batches of ${BATCH.toLocaleString('en')} entries, ${ROUNDS} alternating rounds of ${BATCHES} batches; CPU per entry, µs (medians of the rounds)`,
+    );
+    for (const [name, measured] of Object.entries(rounds)) {
+      const perEntry = (pick: (m: (typeof measured)[number]) => number) =>
+        ((median(measured.map(pick)) * 1000) / BATCH).toFixed(1).padStart(6);
+      console.log(
+        `  ${name.padEnd(52)} API ${perEntry((m) => m.cpu)}  PostgreSQL ${perEntry((m) => m.db)}  wall ${perEntry((m) => m.wall)}`,
+      );
+    }
+    // What PostgreSQL did for one more batch into each table (after the rounds, so at their size):
+    // WAL and buffers count the work itself, which the machine's load does not change.
+    console.log('One batch more into each table (EXPLAIN ANALYZE, median of 3): per entry');
+    for (const [name, { table, ordered }] of Object.entries(tables)) {
+      const runs: Array<{ records: number; bytes: number; fpi: number; blocks: number; ms: number }> = [];
+      for (let run = 0; run < 3; run++) {
+        const { rows } = await db.pool.query(
+          `EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) ${unnestInsert(table)}`,
+          arrays(batch(storeId, ordered)),
+        );
+        const plan = (
+          rows[0] as { 'QUERY PLAN': Array<{ Plan: Record<string, number>; 'Execution Time': number }> }
+        )['QUERY PLAN'][0] as { Plan: Record<string, number>; 'Execution Time': number };
+        runs.push({
+          records: plan.Plan['WAL Records'] ?? 0,
+          bytes: plan.Plan['WAL Bytes'] ?? 0,
+          fpi: plan.Plan['WAL FPI'] ?? 0,
+          blocks: (plan.Plan['Shared Hit Blocks'] ?? 0) + (plan.Plan['Shared Read Blocks'] ?? 0),
+          ms: plan['Execution Time'],
+        });
+      }
+      const med = (pick: (r: (typeof runs)[number]) => number) => median(runs.map(pick)) / BATCH;
+      console.log(
+        `  ${name.padEnd(52)} WAL ${med((r) => r.records).toFixed(2)} records, ${med((r) => r.bytes).toFixed(0)} bytes (${med((r) => r.fpi).toFixed(3)} full pages); ${med((r) => r.blocks).toFixed(1)} buffers; ${(med((r) => r.ms) * 1000).toFixed(1)} µs executing`,
+      );
+    }
+  } finally {
+    await db.close();
+  }
+}).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
