@@ -12,23 +12,8 @@ import type { Principal } from '../access/principal';
  */
 export function readTag(basis: string, principal: Principal, operation: TaggedOperation): string {
   const text = `${basis}\n${shapeOf(principal)}\n${operation.door}\n${documentDigest(operation.document)}\n${operation.operationName ?? ''}\n${operation.variables}`;
-  let tag = recentTags.get(text);
-  if (tag === undefined) {
-    tag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
-    if (recentTags.size >= RECENT_TAGS) recentTags.clear();
-    recentTags.set(text, tag);
-  }
-  return tag;
+  return `W/"${createHash('sha1').update(text).digest('base64url')}"`;
 }
-
-/**
- * The tags made lately, by the text they digest: a hot read asks the same tag on every request until
- * the version or the window changes, and a map lookup costs less than a SHA-1 (~2 % of a 304's CPU:
- * bench/BASELINE.md "What stands between the 304 / cached page and bare node:http"). Bounded: emptied
- * when full.
- */
-const RECENT_TAGS = 4096;
-const recentTags = new Map<string, string>();
 
 /**
  * README "Conditional requests": the ETag of a GraphQL query's answer that no version vouches for
