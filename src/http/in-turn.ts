@@ -12,7 +12,8 @@ export function inTurn(...handlers: RequestHandler[]): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     let at = 0;
     const step: NextFunction = (error?: unknown) => {
-      if (error !== undefined && error !== null) return next(error);
+      // As express's router reads it: a falsy argument is no error.
+      if (error) return next(error);
       const handler = handlers[at++];
       if (handler === undefined) return next();
       handler(req, res, step);
