@@ -18,7 +18,11 @@ async function main() {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', ...env });
   const logger = createLogger('silent');
   const db = connectDatabase(config.databaseUrl as string, { max: 10 });
-  const redis = connectRedis(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', logger);
+  // REDIS_TIMEOUT_MS as src/main.ts passes it: with ioredis' default here (100 ms) a loaded machine's
+  // slow command failed whatever the bench asked, and a 304 run got 200s (no version, no tag).
+  const redis = connectRedis(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', logger, {
+    commandTimeoutMs: config.redisTimeoutMs,
+  });
   await new Promise((resolve) => redis.once('ready', resolve));
   const runtime = createRuntime({
     config,

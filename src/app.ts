@@ -17,6 +17,7 @@ import { apiHeaders, varyByCaller } from './http/api-headers';
 import { corsFor } from './http/cors';
 import { dashboardRouter } from './http/dashboard';
 import { healthRouter } from './http/health';
+import { inTurn } from './http/in-turn';
 import { createMetrics } from './http/metrics';
 import { referenceRouter } from './http/reference';
 import { requestState } from './http/request-state';
@@ -48,8 +49,6 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  app.use(apiHeaders);
-  app.use(requestState(deps.logger, deps.runtime.requestLog));
   const metrics = createMetrics({
     prisma: services.prisma,
     ...config.metrics,
@@ -58,8 +57,9 @@ export function createApp(deps: AppDeps): Express {
     processMetrics: config.env !== 'test',
     requestLogDropped: () => deps.runtime.requestLog.dropped(),
   });
-  app.use(metrics.observe);
-  app.use(['/graphql', '/api/v1', '/mcp'], varyByCaller, corsFor(config.corsOrigins));
+  // Every request's headers, id and log line, and metrics, in this order: one layer (src/http/in-turn.ts).
+  app.use(inTurn(apiHeaders, requestState(deps.logger, deps.runtime.requestLog), metrics.observe));
+  app.use(['/graphql', '/api/v1', '/mcp'], inTurn(varyByCaller, corsFor(config.corsOrigins)));
 
   const pipeline = createPipeline({
     schema,

@@ -86,8 +86,8 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     principal: { kind: 'apiKey' | 'session' },
     requests: number,
   ) => {
-    for (const [name, value] of Object.entries(deps.rateLimitHeaders(rateLimit, principal.kind)))
-      res.setHeader(name, value);
+    const headers = deps.rateLimitHeaders(rateLimit, principal.kind);
+    for (const name in headers) res.setHeader(name, headers[name] as string);
     if (!rateLimit.allowed) {
       const batch = requests > 1 ? ` (this batch counts as ${requests} requests)` : '';
       throw new AppError(

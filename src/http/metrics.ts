@@ -35,6 +35,33 @@ const FIXED_ROUTES = [
   '/metrics',
 ];
 
+/** The label of a request no route template named: a fixed path's own, else `other`. */
+function fixedRoute(url: string): string {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  return FIXED_ROUTES.includes(path) ? path : 'other';
+}
+
+/**
+ * A request's label sets, made once per method, route and status and then shared (prom-client only
+ * reads them): a request no longer allocates its labels, its timer's closures and their merged copy
+ * (bench/BASELINE.md "What stands between the 304 / cached page and bare node:http"). Routes are
+ * templates and methods and statuses few, so the map stays small. One map per registry.
+ */
+function requestLabels() {
+  const sets = new Map<string, { timed: { method: string; route: string }; counted: RequestLabels }>();
+  return (method: string, route: string, status: number) => {
+    const name = `${method} ${route} ${status}`;
+    let labels = sets.get(name);
+    if (labels === undefined) {
+      labels = { timed: { method, route }, counted: { method, route, status: String(status) } };
+      sets.set(name, labels);
+    }
+    return labels;
+  };
+}
+type RequestLabels = { method: string; route: string; status: string };
+
 /** How long a scrape's job-queue aggregate is reused, so that scraping cannot be used to load the database. */
 export const QUEUE_READ_TTL_MS = 5000;
 
@@ -93,6 +120,7 @@ export function createMetrics(options: {
     ['door'],
     [1, 10, 30, 100, 300, 1000, 3000, 10_000, 30_000],
   );
+  const labelsFor = requestLabels();
   const operationChildren = new Map<
     string,
     { count: { inc(): void }; cost: { observe(value: number): void } }
@@ -132,13 +160,12 @@ export function createMetrics(options: {
   return {
     registry,
     observe(req, res, next) {
-      const end = duration.startTimer();
+      const started = process.hrtime.bigint();
       res.on('finish', () => {
-        const path = req.originalUrl.split('?')[0] ?? '';
-        const route = req.state?.route ?? (FIXED_ROUTES.includes(path) ? path : 'other');
-        const labels = { method: req.method, route };
-        end(labels);
-        requests.inc({ ...labels, status: String(res.statusCode) });
+        const route = req.state?.route ?? fixedRoute(req.originalUrl);
+        const labels = labelsFor(req.method, route, res.statusCode);
+        duration.observe(labels.timed, Number(process.hrtime.bigint() - started) / 1e9);
+        requests.inc(labels.counted);
         const cached = req.state?.readCache;
         if (cached) readCache.inc({ route, result: cached });
       });

@@ -75,18 +75,27 @@ export function newRequestId(): string {
 /**
  * The request's child logger, made when something first logs through it: the request line itself
  * names the request id, and most requests log nothing else. A plain value (not a getter), so that
- * contexts can copy it cheaply.
+ * contexts can copy it cheaply. One handler for every request's proxy (its target holds the
+ * request's own), so a request allocates the proxy and its target only.
  */
 function lazyChild(logger: Logger, requestId: string): Logger {
-  let child: Logger | undefined;
-  return new Proxy({} as Logger, {
-    get(_target, property) {
-      child ??= logger.child({ requestId });
-      const value = Reflect.get(child, property, child);
-      return typeof value === 'function' ? value.bind(child) : value;
-    },
-  });
+  return new Proxy({ logger, requestId } as LazyLogger, lazyLogger) as unknown as Logger;
 }
+
+interface LazyLogger {
+  logger: Logger;
+  requestId: string;
+  child?: Logger;
+}
+
+const lazyLogger: ProxyHandler<LazyLogger> = {
+  get(target, property) {
+    target.child ??= target.logger.child({ requestId: target.requestId });
+    const child = target.child;
+    const value = Reflect.get(child, property, child);
+    return typeof value === 'function' ? value.bind(child) : value;
+  },
+};
 
 /**
  * Gives every request an id (a sane incoming X-Request-Id is kept), a child logger and one log line,
