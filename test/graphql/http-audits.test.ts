@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { signInAs } from '../helpers/sessions';
 
 /**
- * The GraphQL-over-HTTP audit suite of graphql-http (`serverAudits`, the spec's conformance checks)
+ * The GraphQL-over-HTTP audit suite of graphql-http (`serverAudits`: the GraphQL-over-HTTP draft's conformance checks)
  * against the real /graphql, as a caller of the API sees it: with an API key, and with a staff
  * session, since /graphql answers no anonymous request (the audits' own requests carry neither; the
  * fetch they are given adds it). Both ways the door answers a JSON POST: itself (the lean POST, the
