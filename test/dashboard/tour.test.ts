@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { hashInvitationToken } from '../../src/auth/invitation-token';
 import type { TestServer } from '../helpers/server';
 import { DEMO_OWNER_EMAIL, DEMO_PASSWORD, demoStoreWithDelivery } from './demo';
@@ -259,18 +259,47 @@ function axeChecks(page: Page) {
   };
 }
 
-describe.each(SIZES)('at %s size', (size, device) => {
-  const signedIn = (name: string, steps: (page: Page) => Promise<void>) =>
-    inBrowser(
-      browser,
-      `${size}-${name}`,
-      async (page) => {
-        await signIn(page, server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
-        await steps(page);
-      },
-      device,
-    );
+type Session = Awaited<ReturnType<BrowserContext['storageState']>>;
+const sessions = new Map<BrowserContextOptions, Promise<Session>>();
 
+/**
+ * Runs `steps` signed in as the demo owner at the given size. The owner signs in through the form
+ * once per size (the sign-in itself is tested in store.test and keys.test); later contexts start
+ * from that session's cookie, opened at the overview.
+ */
+async function signedIn(
+  size: string,
+  device: BrowserContextOptions,
+  name: string,
+  steps: (page: Page) => Promise<void>,
+) {
+  if (!sessions.has(device)) sessions.set(device, signInOnce(device));
+  const storageState = await sessions.get(device);
+  await inBrowser(
+    browser,
+    `${size}-${name}`,
+    async (page) => {
+      await page.goto(`${server.baseUrl}/`);
+      await page
+        .getByRole('navigation', { name: 'Sections', includeHidden: true })
+        .waitFor({ state: 'attached' });
+      await steps(page);
+    },
+    { ...device, storageState },
+  );
+}
+
+async function signInOnce(device: BrowserContextOptions): Promise<Session> {
+  const context = await browser.newContext(device);
+  try {
+    await signIn(await context.newPage(), server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+describe.each(SIZES)('at %s size', (size, device) => {
   it('shows sign-in and the invitation pages inside the screen, with no WCAG 2.1 A/AA violation', async () => {
     await inBrowser(
       browser,
@@ -299,7 +328,7 @@ describe.each(SIZES)('at %s size', (size, device) => {
   });
 
   it(`opens every page through the navigation: its h1 shown, never wider than the screen${size === 'phone' ? ', 44 px touch targets' : ''}, no WCAG 2.1 A/AA violation`, async () => {
-    await signedIn('pages', async (page) => {
+    await signedIn(size, device, 'pages', async (page) => {
       const axe = axeChecks(page);
       // The check is live: a button without a name is caught.
       await page.evaluate(() =>
@@ -322,7 +351,7 @@ describe.each(SIZES)('at %s size', (size, device) => {
   });
 
   it('fits every dialog inside the screen, its primary button pressable, with no WCAG 2.1 A/AA violation', async () => {
-    await signedIn('dialogs', async (page) => {
+    await signedIn(size, device, 'dialogs', async (page) => {
       const axe = axeChecks(page);
       for (const [name, on, opener, title, primaryName] of DIALOGS) {
         await open(page, on);
@@ -348,15 +377,7 @@ describe.each(SIZES)('at %s size', (size, device) => {
 
 describe('on a phone', () => {
   const onPhone = (name: string, steps: (page: Page) => Promise<void>) =>
-    inBrowser(
-      browser,
-      `phone-${name}`,
-      async (page) => {
-        await signIn(page, server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
-        await steps(page);
-      },
-      PHONE,
-    );
+    signedIn('phone', PHONE, name, steps);
 
   it('folds the sections behind "Menu" (no WCAG 2.1 A/AA violation when open): a link or Escape closes it, Escape gives focus back to the button', async () => {
     await onPhone('menu', async (page) => {
@@ -453,19 +474,13 @@ describe('on a phone', () => {
 });
 
 it('shows the sections at a desktop size, with no Menu button', async () => {
-  await inBrowser(
-    browser,
-    'desktop-menu',
-    async (page) => {
-      await signIn(page, server, DEMO_OWNER_EMAIL, DEMO_PASSWORD);
-      expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
-      expect(
-        await page
-          .getByRole('navigation', { name: 'Sections' })
-          .getByRole('link', { name: 'Orders' })
-          .isVisible(),
-      ).toBe(true);
-    },
-    DESKTOP,
-  );
+  await signedIn('desktop', DESKTOP, 'menu', async (page) => {
+    expect(await page.getByRole('button', { name: 'Menu' }).isVisible()).toBe(false);
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Sections' })
+        .getByRole('link', { name: 'Orders' })
+        .isVisible(),
+    ).toBe(true);
+  });
 });
