@@ -100,14 +100,10 @@ const sessionSamples: Record<string, Sample> = {
   'POST /auth/login': { params: {}, body: { email: 'fuzz@example.test', password: 'not the password' } },
 };
 
-/**
- * The routes are fuzzed a few at a time (jest's maxConcurrency, 5): a request mostly waits for
- * PostgreSQL and Redis, and each route's samples are rows of their own.
- */
-describe('every REST route', () => {
-  it.concurrent.each(routes.map((entry) => [`${entry.route.method} ${entry.route.path}`, entry] as const))(
-    '%s answers hostile path, query and body values without a 5xx',
-    async (name, entry) => {
+describe.each(routes.map((entry) => [`${entry.route.method} ${entry.route.path}`, entry] as const))(
+  '%s',
+  (name, entry) => {
+    it('answers hostile path, query and body values without a 5xx', async () => {
       const sample = sessionSamples[name] ?? (await samples[name]?.()) ?? { params: {} };
       const fields = entry.route.body ? leafPaths(sample.body ?? {}) : [];
       const slots = [
@@ -143,12 +139,12 @@ describe('every REST route', () => {
         }),
         { numRuns: RUNS_PER_ROUTE },
       );
-    },
-  );
-});
+    });
+  },
+);
 
 describe('MCP tools', () => {
-  it.concurrent.each(mcpTools.map((tool) => [tool.name, tool] as const))(
+  it.each(mcpTools.map((tool) => [tool.name, tool] as const))(
     '%s answers hostile arguments without a 5xx (as a tool error or a JSON-RPC error)',
     async (_name, tool) => {
       const names = Object.keys(tool.input.shape);
