@@ -10,6 +10,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
   setupFiles: ['<rootDir>/test/helpers/env.ts'],
+  // Longest files first (test/helpers/durations.json): README "Test order".
+  testSequencer: '<rootDir>/test/helpers/sequencer.js',
   testTimeout: 30000,
   maxWorkers: 2,
 };

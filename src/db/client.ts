@@ -32,6 +32,12 @@ interface ConnectOptions {
    * setting (README "Deploying at scale").
    */
   startupParameters?: boolean;
+  /**
+   * Defaults for every interactive transaction of this client (Prisma's own: maxWait 2 s to get a
+   * connection and start, timeout 5 s to finish). Tests on a loaded machine give more time
+   * (test/helpers/server.ts); a call's own options (ORDER_TX_OPTIONS) still win.
+   */
+  transactionOptions?: { maxWait?: number; timeout?: number };
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -141,7 +147,10 @@ export function connectDatabase(databaseUrl: string, options: ConnectOptions = {
     });
   });
   nameFailedConnects(pool);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool),
+    ...(options.transactionOptions ? { transactionOptions: options.transactionOptions } : {}),
+  });
   pools.set(prisma, pool);
   return {
     prisma,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { migrate } from '../../src/db/migrate';
 import { adminUrl, databaseUrl, dropTestDatabases, redisUrl, templateDb, withAdmin } from './databases';
@@ -27,6 +28,8 @@ export default async function globalSetup() {
     redis.disconnect();
   }
   process.env.COMMERCE_TEST_RUN = String(process.pid);
+  // Names this run for what it builds once (buildService's stamp): a pid comes back in a later run.
+  process.env.COMMERCE_TEST_BUILD = `${process.pid}-${randomBytes(6).toString('hex')}`;
   await dropTestDatabases('dead runs');
   await withAdmin((client) => client.query(`CREATE DATABASE "${templateDb()}"`));
   await migrate(databaseUrl(templateDb()));

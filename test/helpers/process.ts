@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -22,16 +23,44 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Compiles the service as `npm run build` does (npm ci runs it), once per test file. */
+/**
+ * Compiles the service as `npm run build` does (npm ci runs it), once per jest run: the first test
+ * file to ask builds under a lock (dist/.building) and stamps dist with the run's id; the others wait
+ * for the lock and find the stamp. Three e2e files had each compiled it (~6 s of CPU, 20 s on a busy
+ * machine), and a compile could rewrite dist/ under another file's running service.
+ */
 export function buildService(): void {
-  execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
+  const dist = path.join(root, 'dist');
+  const stamp = path.join(dist, '.built-for-test-run');
+  const lock = path.join(dist, '.building');
+  // Set by global-setup for the run; without it (no jest run around), it builds every time.
+  const run = process.env.COMMERCE_TEST_BUILD;
+  const built = () => run !== undefined && existsSync(stamp) && readFileSync(stamp, 'utf8') === run;
+  mkdirSync(dist, { recursive: true });
+  for (;;) {
+    if (built()) return;
+    try {
+      mkdirSync(lock);
+    } catch {
+      // A lock left by a run that was killed mid-build is taken over after five minutes.
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - since > 300_000) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      continue;
+    }
+    try {
+      if (built()) return;
+      execFileSync(
+        process.execPath,
+        [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: root, stdio: 'inherit' },
+      );
+      if (run !== undefined) writeFileSync(stamp, run);
+      return;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 /**
