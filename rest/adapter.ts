@@ -53,7 +53,7 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       await deps.authenticate(req, res, {
         isPublic: entry.route.auth === 'none',
         isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
-        isCacheableRead: () => entry.readScopes !== null,
+        isVersionedRead: () => entry.readScopes !== null,
         cost: () => {
           requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
           return requestedCost;
