@@ -14,7 +14,8 @@ import { withBenchDatabase } from './database';
 /**
  * Issue 33, item 3: what the tag of a GraphQL query's data (README "Conditional requests",
  * `answerTag`) adds to an answer no version vouches for — an order page of 25 orders with their lines
- * and customer, from the demo store — beside the work it stands on, in one process, alternating
+ * and customer, from the demo store (since orders are versioned reads, a stand-in for an answer of
+ * its size that is not: API keys, webhooks, analytics; the tag's cost does not depend on the field) — beside the work it stands on, in one process, alternating
  * rounds: executing the page (its Prisma read included), writing the answer's JSON (what the door
  * does anyway), and the tag with that writing (the data's JSON, its SHA-1 digest, the answer written
  * around the data's JSON: src/read-cache/answer.ts `withDataText`).

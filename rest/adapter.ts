@@ -53,7 +53,7 @@ export function createRestHandler(deps: RestDeps): RequestHandler {
       await deps.authenticate(req, res, {
         isPublic: entry.route.auth === 'none',
         isWrite: () => req.method !== 'GET' && req.method !== 'HEAD',
-        isCacheableRead: () => entry.readScopes !== null,
+        isVersionedRead: () => entry.readScopes !== null,
         cost: () => {
           requestedCost = early?.ok ? deps.pipeline.costOf(entry, early.value) : undefined;
           return requestedCost;
@@ -121,7 +121,11 @@ function send(res: Response, entry: CompiledRoute, result: ExecutionResult): voi
     ? remembered.rendering(() =>
         cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), contentTag),
       )
-    : cachedAnswer(JSON.stringify(successEnvelope(route.result, data)), read ? contentTag : undefined);
+    : // A versioned read has its version tag already: its bytes are not digested for another.
+      cachedAnswer(
+        JSON.stringify(successEnvelope(route.result, data)),
+        read && !res.hasHeader('ETag') ? contentTag : undefined,
+      );
   sendAnswer(res, status, answer, read);
 }
 

@@ -1,7 +1,7 @@
 import { type GraphQLInputType, type GraphQLSchema, typeFromAST } from 'graphql';
 import { validationError } from '../src/errors';
 import { compileOperation, type PreparedOperation } from '../src/graphql/operation';
-import { cacheableReadScopes } from '../src/read-cache/operation';
+import { versionedReadScopes } from '../src/read-cache/operation';
 import type { RestRoute } from './route';
 
 export interface CompiledRoute extends PreparedOperation {
@@ -11,7 +11,10 @@ export interface CompiledRoute extends PreparedOperation {
   /** Variables read from the query string: all but path parameters and the body variable. */
   queryParams: string[];
   variableTypes: Map<string, { type: GraphQLInputType; required: boolean }>;
-  /** A GET whose operation may be answered from the read cache: its root fields' scope pairs. */
+  /**
+   * A GET whose operation the store's data version vouches for (a version ETag, the read cache for
+   * catalogue reads): its root fields' scope pairs.
+   */
   readScopes: string[] | null;
 }
 
@@ -51,7 +54,7 @@ function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
     pathParams,
     queryParams,
     variableTypes,
-    readScopes: route.method === 'GET' ? cacheableReadScopes(schema, document, operation.name.value) : null,
+    readScopes: route.method === 'GET' ? versionedReadScopes(schema, document, operation.name.value) : null,
   };
 }
 

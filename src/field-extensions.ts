@@ -34,11 +34,30 @@ export function declaredScope(field: GraphQLField<unknown, unknown> | undefined)
 /**
  * A root query field's `extensions` when its answer depends only on its arguments and the store's
  * data, which only the store's mutations change (no clock, no background job): README "Read cache".
+ * Such a field is a versioned read too.
  */
 export const cacheableRead = { cacheableRead: true } as const;
 
 export function isCacheableRead(field: GraphQLField<unknown, unknown> | undefined): boolean {
   return (field?.extensions as { cacheableRead?: unknown } | undefined)?.cacheableRead === true;
+}
+
+/**
+ * A root query field's `extensions` when its answer changes only through writeStore
+ * (src/resources/store-writes.ts, which replaces the store's data version after every write), or
+ * with the clock within the read cache's window its tag names: no job, sign-in or request log writes
+ * what it shows. Its reads get the version ETag and the 304 before any resolver (README "Conditional
+ * requests"), not the read cache: remembering answers is `cacheableRead`'s decision. Each field
+ * declaring it is in the reviewed list of test/read-cache/versioned-fields.test.ts.
+ */
+export const versionedRead = { versionedRead: true } as const;
+
+/** Whether a field's answer the store's data version vouches for: a versioned or a cacheable read. */
+export function isVersionedRead(field: GraphQLField<unknown, unknown> | undefined): boolean {
+  return (
+    (field?.extensions as { versionedRead?: unknown } | undefined)?.versionedRead === true ||
+    isCacheableRead(field)
+  );
 }
 
 /**

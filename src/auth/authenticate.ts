@@ -34,10 +34,12 @@ export interface AuthenticatorDeps {
 
 export interface AuthenticateOptions {
   /**
-   * Asked once the caller is identified: whether the request is a cacheable read. If so the caller's
-   * store data version is read too (into req.state.dataVersion), by the admission script.
+   * Asked once the caller is identified: whether the request is a versioned read (every root field
+   * a `versionedRead` or `cacheableRead`, src/read-cache/operation.ts). If so the caller's store data
+   * version is read too (into req.state.dataVersion), by the admission script: the read cache and the
+   * version ETag rest on it.
    */
-  isCacheableRead?: () => boolean;
+  isVersionedRead?: () => boolean;
   /** Whether the request changes state (a REST write, a GraphQL mutation): see the origin rule below. */
   isWrite?: () => boolean;
   /** The operation needs no credential (signing in): only the origin rule applies. */
@@ -105,7 +107,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticate {
     }
     const now = deps.now();
     const credential = presentedCredential(req.headers, deps.sessionCookie.name);
-    const withDataVersion = (deps.dataVersions !== null && options?.isCacheableRead?.()) ?? false;
+    const withDataVersion = (deps.dataVersions !== null && options?.isVersionedRead?.()) ?? false;
     // A conditional read may be answered 304, which spends no cost budget (README "Conditional
     // requests"): its charge waits for the pipeline's cost-budget plugin, after the condition.
     const conditional = withDataVersion && req.headers['if-none-match'] !== undefined;

@@ -8,10 +8,12 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { rpc } from '../mcp/client';
 
 /**
- * README "Conditional requests": a catalogue read carries a weak ETag made from the store's data
- * version and the operation; an If-None-Match naming the current tag is answered 304, without a
- * body and before anything runs, yet counted by the rate limit; a write through any API process
- * makes every process's tag stale at once; callers who may see differently never share a tag.
+ * README "Conditional requests": a versioned read — the catalogue, orders, customers, coupons,
+ * reviews, store settings: what only writeStore changes — carries a weak ETag made from the store's
+ * data version and the operation; an If-None-Match naming the current tag is answered 304, without
+ * a body and before anything runs, yet counted by the rate limit; a write through any API process
+ * makes every process's tag stale at once; callers who may see differently never share a tag. Other
+ * reads (API keys, webhooks, analytics) get a tag of their data once they ran.
  */
 
 let server: TestServer;
@@ -53,7 +55,6 @@ describe('REST', () => {
     const etag = first.headers.get('etag') as string;
     expect(first.status).toBe(200);
     expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
-    const costRemaining = (res: Response) => Number(res.headers.get('x-cost-remaining'));
     const again = await get(LIST);
     const cost = costRemaining(first) - costRemaining(again);
     expect(cost).toBeGreaterThan(0);
@@ -159,94 +160,169 @@ describe('GraphQL', () => {
   });
 });
 
-describe("GraphQL queries outside the catalogue: a tag of the answer's data", () => {
+const tagOf = (res: Response) => res.headers.get('etag') as string;
+const costRemaining = (res: Response) => Number(res.headers.get('x-cost-remaining'));
+const ask = (
+  query: string,
+  options: { etag?: string; key?: string; on?: TestServer; variables?: object } = {},
+) =>
+  (options.on ?? server).request('/graphql', {
+    method: 'POST',
+    key: options.key ?? store.key,
+    headers: {
+      'content-type': 'application/json',
+      ...(options.etag ? { 'if-none-match': options.etag } : {}),
+    },
+    body: JSON.stringify({ query, variables: options.variables }),
+  });
+const askByGet = (query: string, etag?: string) =>
+  server.request(`/graphql?${new URLSearchParams({ query })}`, {
+    key: store.key,
+    headers: etag ? { 'if-none-match': etag } : {},
+  });
+/** A write that changes none of the data the reads below show: a version tag goes stale, a data tag stays. */
+let writes = 0;
+const unrelatedWrite = async (on = server) =>
+  expect(
+    (await on.send('POST', '/api/v1/category', { name: `Unrelated ${++writes}` }, store.key)).status,
+  ).toBe(201);
+
+describe('orders, customers, coupons, reviews, store settings: the version tag, as the catalogue', () => {
   const ORDERS = '{ orders(limit: 5) { items { id number status totalAmount } } }';
+  const ORDER_LIST = '/api/v1/order/vendor?limit=5';
   const CUSTOMER = 'query C($id: ID!) { customer(id: $id) { email orderCount } }';
   let orderId: string;
   let customerId: string;
-
-  const ask = (
-    query: string,
-    options: { etag?: string; key?: string; on?: TestServer; variables?: object } = {},
-  ) =>
-    (options.on ?? server).request('/graphql', {
-      method: 'POST',
-      key: options.key ?? store.key,
-      headers: {
-        'content-type': 'application/json',
-        ...(options.etag ? { 'if-none-match': options.etag } : {}),
-      },
-      body: JSON.stringify({ query, variables: options.variables }),
-    });
-  const askByGet = (query: string, etag?: string) =>
-    server.request(`/graphql?${new URLSearchParams({ query })}`, {
-      key: store.key,
-      headers: etag ? { 'if-none-match': etag } : {},
-    });
-  const tagOf = (res: Response) => res.headers.get('etag') as string;
-  const costRemaining = (res: Response) => Number(res.headers.get('x-cost-remaining'));
+  let productId: string;
 
   beforeAll(async () => {
     await makeOrders(server.prisma, store.id, 2, 1);
+    // makeOrders numbered its orders from 1000: placed orders come after them.
+    await server.prisma.store.update({ where: { id: store.id }, data: { nextOrderNumber: 2000 } });
     const order = await server.prisma.order.findFirstOrThrow({ where: { storeId: store.id } });
     orderId = order.id;
     customerId = order.customerId as string;
+    const product = await server.send(
+      'POST',
+      '/api/v1/product',
+      { name: 'Stocked', priceAmount: 700, stock: 100 },
+      store.key,
+    );
+    productId = (await product.json()).data.id;
   });
 
-  it('an order query by POST and by GET carries the same tag, whatever its budget says; a current tag is 304 with no body, counted by the rate limit, its work spent', async () => {
+  it('an orders page by REST: a version tag, 304 with no SQL, counted by the rate limit, spending no cost budget', async () => {
+    const first = await get(ORDER_LIST);
+    const etag = tagOf(first);
+    expect(first.status).toBe(200);
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+    const again = await get(ORDER_LIST);
+    const cost = costRemaining(first) - costRemaining(again);
+    expect(cost).toBeGreaterThan(0);
+    expect(tagOf(again)).toBe(etag);
+    const remaining = Number(again.headers.get('x-ratelimit-remaining'));
+    const conditional = await measured(() => get(ORDER_LIST, etag));
+    expect([conditional.res.status, conditional.text, conditional.statements]).toEqual([304, '', 0]);
+    expect(tagOf(conditional.res)).toBe(etag);
+    expect(Number(conditional.res.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+    expect(costRemaining(await get(ORDER_LIST))).toBe(costRemaining(again) - cost);
+    // A version tag: a write of anything in the store makes it stale, though the page is the same.
+    await unrelatedWrite();
+    const after = await get(ORDER_LIST, etag);
+    expect(after.status).toBe(200);
+    expect(tagOf(after)).not.toBe(etag);
+  });
+
+  it('an orders page by GraphQL POST and GET: a version tag, 304 with no SQL, counted, spending no cost budget', async () => {
     const first = await ask(ORDERS);
     const etag = tagOf(first);
     expect(first.status).toBe(200);
     expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
     const again = await ask(ORDERS);
-    // The bytes differ (extensions.cost.budget counts down), the data and the tag do not.
-    const [firstBody, againBody] = [await first.json(), await again.json()];
-    expect(againBody.data).toEqual(firstBody.data);
-    expect(againBody.extensions.cost.budget).not.toEqual(firstBody.extensions.cost.budget);
     expect(tagOf(again)).toBe(etag);
-    const viaGet = await askByGet(ORDERS);
-    expect([viaGet.status, tagOf(viaGet)]).toEqual([200, etag]);
-
     const cost = costRemaining(first) - costRemaining(again);
     expect(cost).toBeGreaterThan(0);
-    const remaining = Number(viaGet.headers.get('x-ratelimit-remaining'));
-    const conditional = await ask(ORDERS, { etag });
-    expect([conditional.status, await conditional.text()]).toEqual([304, '']);
-    expect(tagOf(conditional)).toBe(etag);
-    expect(Number(conditional.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
-    // The query ran before its tag was known: the 304 spent its cost like a full answer.
-    expect(costRemaining(conditional)).toBe(costRemaining(viaGet) - cost);
-    const byGet = await askByGet(ORDERS, etag);
-    expect([byGet.status, await byGet.text(), tagOf(byGet)]).toEqual([304, '', etag]);
+    const remaining = Number(again.headers.get('x-ratelimit-remaining'));
+    const conditional = await measured(() => ask(ORDERS, { etag }));
+    expect([conditional.res.status, conditional.text, conditional.statements]).toEqual([304, '', 0]);
+    expect(tagOf(conditional.res)).toBe(etag);
+    expect(Number(conditional.res.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+    expect(costRemaining(await ask(ORDERS))).toBe(costRemaining(again) - cost);
+    const viaGet = await askByGet(ORDERS);
+    const getTag = tagOf(viaGet);
+    expect(viaGet.status).toBe(200);
+    const byGet = await measured(() => askByGet(ORDERS, getTag));
+    expect([byGet.res.status, byGet.text, byGet.statements]).toEqual([304, '', 0]);
     expect((await ask(ORDERS, { etag: `W/"other", ${etag}` })).status).toBe(304);
     expect((await ask(ORDERS, { etag: '*' })).status).toBe(304);
     expect((await ask(ORDERS, { etag: 'W/"other"' })).status).toBe(200);
   });
 
-  it('a customer query with variables: tagged per variables, 304 for its own tag only', async () => {
+  it('placing an order (REST) or cancelling one (GraphQL) on another API process makes the tag stale at once on both', async () => {
+    const restTag = tagOf(await get(ORDER_LIST));
+    const graphTag = tagOf(await ask(ORDERS));
+    expect((await get(ORDER_LIST, restTag, store.key, second)).status).toBe(304);
+    expect((await ask(ORDERS, { etag: graphTag, on: second })).status).toBe(304);
+    const placed = await second.send(
+      'POST',
+      '/api/v1/order',
+      { email: 'buyer@example.test', items: [{ productId, quantity: 1 }] },
+      store.key,
+    );
+    expect(placed.status).toBe(201);
+    const placedId = (await placed.json()).data.id;
+    const fresh = await get(ORDER_LIST, restTag);
+    expect(fresh.status).toBe(200);
+    expect(await fresh.text()).toContain(placedId);
+    const restAfterPlacing = tagOf(fresh);
+    expect(restAfterPlacing).not.toBe(restTag);
+    expect((await get(ORDER_LIST, restAfterPlacing, store.key, second)).status).toBe(304);
+    expect((await ask(ORDERS, { etag: graphTag, on: second })).status).toBe(200);
+
+    const graphBefore = tagOf(await ask(ORDERS, { on: second }));
+    const cancel = await ask(`mutation { cancelOrder(id: "${orderId}") { status } }`, { on: second });
+    expect((await cancel.json()).data.cancelOrder.status).toBe('cancelled');
+    expect(cancel.headers.get('etag')).toBeNull();
+    const cancelled = await ask(ORDERS, { etag: graphBefore });
+    expect(cancelled.status).toBe(200);
+    const graphAfter = tagOf(cancelled);
+    expect(graphAfter).not.toBe(graphBefore);
+    expect((await ask(ORDERS, { etag: graphAfter, on: second })).status).toBe(304);
+    expect((await get(ORDER_LIST, restAfterPlacing)).status).toBe(200);
+  });
+
+  it('a customer query with variables: tagged per variables, 304 with no SQL for its own tag only', async () => {
     const mine = await ask(CUSTOMER, { variables: { id: customerId } });
     expect((await mine.json()).data.customer.orderCount).toBe(2);
     const etag = tagOf(mine);
     expect(etag).toMatch(/^W\//);
-    expect((await ask(CUSTOMER, { variables: { id: customerId }, etag })).status).toBe(304);
-    // Another customer id (none such: null, the same data) is another operation, another tag.
+    const conditional = await measured(() => ask(CUSTOMER, { variables: { id: customerId }, etag }));
+    expect([conditional.res.status, conditional.statements]).toEqual([304, 0]);
     const other = await ask(CUSTOMER, { variables: { id: 'cus_missing' }, etag });
     expect(other.status).toBe(200);
     expect(tagOf(other)).not.toBe(etag);
   });
 
-  it('cancelling an order (a mutation through another API process) gives a new tag on both', async () => {
-    const etag = tagOf(await ask(ORDERS));
-    expect((await ask(ORDERS, { etag, on: second })).status).toBe(304);
-    const cancel = await ask(`mutation { cancelOrder(id: "${orderId}") { status } }`, { on: second });
-    expect((await cancel.json()).data.cancelOrder.status).toBe('cancelled');
-    expect(cancel.headers.get('etag')).toBeNull();
-    const fresh = await ask(ORDERS, { etag });
-    expect(fresh.status).toBe(200);
-    expect(JSON.stringify(await fresh.json())).toContain('"cancelled"');
-    const newTag = tagOf(fresh);
-    expect(newTag).not.toBe(etag);
-    expect((await ask(ORDERS, { etag: newTag, on: second })).status).toBe(304);
+  it('customers, coupons, reviews and store settings by REST, and a query of several of them: 304 with no SQL', async () => {
+    const several =
+      '{ storeSettings { name } coupons(limit: 2) { items { code } } reviews { items { id } } }';
+    const reads = [
+      ...[
+        '/api/v1/customer?limit=3',
+        '/api/v1/coupon?limit=3',
+        '/api/v1/review?limit=3',
+        '/api/v1/store/settings',
+      ].map((path) => (etag?: string) => get(path, etag)),
+      (etag?: string) => ask(several, { etag }),
+    ];
+    for (const read of reads) {
+      const first = await read();
+      expect(first.status).toBe(200);
+      const etag = tagOf(first);
+      expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+      const conditional = await measured(() => read(etag));
+      expect([conditional.res.status, conditional.statements]).toEqual([304, 0]);
+    }
   });
 
   it('another scope set or another store never gets the tag of the same data; the same rights do', async () => {
@@ -259,6 +335,8 @@ describe("GraphQL queries outside the catalogue: a tag of the answer's data", ()
     expect(narrow.status).toBe(200);
     expect((await narrow.json()).data).toEqual(data);
     expect(tagOf(narrow)).not.toBe(etag);
+    const restNarrow = await get(ORDER_LIST, tagOf(await get(ORDER_LIST)), orderReader);
+    expect(restNarrow.status).toBe(200);
     // Two empty stores: the same data, never the same tag.
     const [a, b] = [await makeStoreWithKey(server.prisma), await makeStoreWithKey(server.prisma)];
     const [inA, inB] = [await ask(ORDERS, { key: a.key }), await ask(ORDERS, { key: b.key })];
@@ -283,7 +361,7 @@ describe("GraphQL queries outside the catalogue: a tag of the answer's data", ()
     expect([partial.status, answer.errors.length, answer.data.orders.items.length]).toEqual([200, 1, 1]);
     expect(partial.headers.get('etag')).toBeNull();
     // An Accept no JSON answer serves: yoga's 406, with no tag and no 304, whatever the tag.
-    const etag = (await ask(ORDERS)).headers.get('etag') as string;
+    const etag = tagOf(await ask(ORDERS));
     for (const conditional of [{}, { 'if-none-match': etag }] as Record<string, string>[]) {
       const notAcceptable = await server.request(`/graphql?${new URLSearchParams({ query: ORDERS })}`, {
         key: store.key,
@@ -299,6 +377,60 @@ describe("GraphQL queries outside the catalogue: a tag of the answer's data", ()
     expect(mcp.status).toBe(200);
     expect(JSON.stringify(await mcp.json())).toContain(orderId);
     expect(mcp.headers.get('etag')).toBeNull();
+  });
+});
+
+describe("reads no version vouches for (API keys, webhook endpoints, analytics): a tag of the answer's data", () => {
+  const NOT_VERSIONED = [
+    '{ apiKeys(limit: 5) { items { keyId keyName } } }',
+    '{ webhookEndpoints(limit: 5) { items { id url } } }',
+    '{ analyticsSummary { ordersCount currency } }',
+  ];
+
+  it.each(NOT_VERSIONED)('%s: its tag is of its data, made after it ran', async (query) => {
+    const first = await ask(query);
+    expect(first.status).toBe(200);
+    expect((await first.json()).errors).toBeUndefined();
+    const etag = tagOf(first);
+    expect(etag).toMatch(/^W\//);
+    const again = await ask(query);
+    const cost = costRemaining(first) - costRemaining(again);
+    expect(cost).toBeGreaterThan(0);
+    const remaining = Number(again.headers.get('x-ratelimit-remaining'));
+    // The query ran before its tag was known: SQL was sent and its cost spent, the bytes saved.
+    const conditional = await measured(() => ask(query, { etag }));
+    expect([conditional.res.status, conditional.text]).toEqual([304, '']);
+    expect(conditional.statements).toBeGreaterThan(0);
+    expect(Number(conditional.res.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+    expect(costRemaining(conditional.res)).toBe(costRemaining(again) - cost);
+    // A data tag: a write that leaves the answer's data as it was leaves its tag too.
+    await unrelatedWrite();
+    expect((await ask(query, { etag })).status).toBe(304);
+    // And a query mixing it with a versioned field is not versioned either.
+    const mixed = `{ orders(limit: 1) { items { id } } ${query.slice(1)}`;
+    const mixedTag = tagOf(await ask(mixed));
+    await unrelatedWrite();
+    const mixedAgain = await measured(() => ask(mixed, { etag: mixedTag }));
+    expect([mixedAgain.res.status, mixedAgain.statements > 0]).toEqual([304, true]);
+  });
+
+  it('REST: express-style tags of the bytes, after the read ran', async () => {
+    const path = '/api/v1/analytics/summary?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z';
+    // express's `fresh` reads a request's Cache-Control: no-cache (which fetch adds to a conditional
+    // request) as "never 304": the header is set to something else here.
+    const conditionalGet = (etag: string) =>
+      server.request(path, {
+        key: store.key,
+        headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' },
+      });
+    const first = await get(path);
+    expect(first.status).toBe(200);
+    const etag = tagOf(first);
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-/);
+    const conditional = await measured(() => conditionalGet(etag));
+    expect([conditional.res.status, conditional.statements > 0]).toEqual([304, true]);
+    await unrelatedWrite();
+    expect((await conditionalGet(etag)).status).toBe(304);
   });
 
   it('a catalogue query no version vouches for (READ_CACHE_TTL_MS=0) is tagged by its data instead', async () => {

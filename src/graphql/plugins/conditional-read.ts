@@ -3,7 +3,7 @@ import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperati
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { withDataText } from '../../read-cache/answer';
 import { answerTag, namesTag, readTag } from '../../read-cache/etag';
-import { cacheableReadScopes } from '../../read-cache/operation';
+import { versionedReadScopes } from '../../read-cache/operation';
 import type { ReadCache } from '../../read-cache/read-cache';
 import type { PipelineContext } from '../pipeline-context';
 
@@ -15,13 +15,15 @@ export const isNotModified = (req: Request): boolean => req.state.notModified ==
 
 /**
  * Conditional reads (README "Conditional requests"), for REST and /graphql (MCP's JSON-RPC has no
- * such thing): a cacheable read the read cache would trust gets an ETag made from the store's data
- * version and the operation (src/read-cache/etag.ts), set on its successful answer; an If-None-Match
+ * such thing): a versioned read — every root field a `versionedRead` or `cacheableRead`
+ * (src/field-extensions.ts: its answer changes only through writeStore) — gets, when the read cache
+ * would trust its version, an ETag made from the store's data version and the operation
+ * (src/read-cache/etag.ts), set on its successful answer; an If-None-Match
  * naming the current tag is answered 304 here, after authentication, the rate limit and the usage
  * quota (the request counts), and before the cost budget (a 304 spends none), the read cache and any
  * resolver. A write of the store replaces its version, so every process's tags change at once.
  *
- * Any other successful /graphql query gets a tag of its answer's data once it ran (`answerTag`), and
+ * Any other successful /graphql query (API keys, webhooks, analytics…) gets a tag of its answer's data once it ran (`answerTag`), and
  * an If-None-Match naming it is answered 304 without the body: the work is done and spent, the bytes
  * are saved (REST's other reads get express's tag of their bytes, rest/adapter.ts).
  */
@@ -32,7 +34,7 @@ export function useConditionalRead(schema: GraphQLSchema, readCache: ReadCache):
       const principal = ctx.principal;
       if (ctx.door === 'mcp' || !principal) return;
       const { req, res } = ctx;
-      const scopes = cacheableReadScopes(schema, args.document, args.operationName);
+      const scopes = versionedReadScopes(schema, args.document, args.operationName);
       const basis = scopes
         ? readCache.tagBasis(principal, req.state.dataVersion, scopes, ctx.now().getTime())
         : undefined;

@@ -10,7 +10,7 @@ import type { Authenticate } from '../../auth/authenticate';
 import type { RequestServices } from '../../context';
 import { classifyError, toGraphQLError } from '../../errors';
 import { setErrorHeaders } from '../../http/respond';
-import { cacheableReadScopes } from '../../read-cache/operation';
+import { versionedReadScopes } from '../../read-cache/operation';
 import type { DoorContextClass, PipelineContext } from '../pipeline-context';
 
 /**
@@ -51,7 +51,7 @@ export function useRequestContext(deps: {
         .authenticate(ctx.req, ctx.res, {
           isPublic: isPublic(operation),
           isWrite: () => operation.operation === 'mutation',
-          isCacheableRead: () => cacheableReadScopes(deps.schema, args.document, args.operationName) !== null,
+          isVersionedRead: () => versionedReadScopes(deps.schema, args.document, args.operationName) !== null,
           // query-limits has costed the operation (and refused it if over the limit) by now
           cost: () => ctx.requestedCost,
         })

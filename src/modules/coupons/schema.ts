@@ -35,6 +35,8 @@ storeQueries({
   ref: CouponRef,
   fields: { list: 'coupons', item: 'coupon' },
   scope: requireScope('COUPONS', 'READ'),
+  // Only writeStore changes its rows (README "Conditional requests").
+  versioned: true,
   descriptions: {
     list: 'Coupons of the store, a page at a time; `q` matches the code',
     connection: 'Coupons as a Relay connection, for frontends',

@@ -36,6 +36,8 @@ storeQueries({
   ref: CustomerRef,
   fields: { list: 'customers', item: 'customer' },
   scope: requireScope('CUSTOMERS', 'READ'),
+  // Only writeStore changes its rows (README "Conditional requests").
+  versioned: true,
   descriptions: {
     list: 'Customers of the store, a page at a time; each word of `q` matches e-mail, first or last name',
     connection: 'Customers as a Relay connection, for frontends',

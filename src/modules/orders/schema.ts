@@ -97,6 +97,8 @@ storeQueries({
   ref: OrderRef,
   fields: { list: 'orders', item: 'order' },
   scope: requireScope('ORDERS', 'READ'),
+  // Only writeStore changes its rows (README "Conditional requests").
+  versioned: true,
   descriptions: {
     list: 'Orders of the store, a page at a time, newest first by default. Item selections (lines, customer) load with the page.',
     connection: 'Orders as a Relay connection, for frontends',

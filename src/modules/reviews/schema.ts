@@ -43,6 +43,8 @@ storeQueries({
   ref: ReviewRef,
   fields: { list: 'reviews', item: 'review' },
   scope: requireScope('REVIEWS', 'READ'),
+  // Only writeStore changes its rows (README "Conditional requests").
+  versioned: true,
   descriptions: {
     list: 'Reviews of the store, a page at a time',
     connection: 'Reviews as a Relay connection, for frontends',

@@ -1,7 +1,7 @@
 import { StoreStatus } from '../../../prisma/generated/client/enums';
 import { type PlanFeatures, planFeatures } from '../../access/plans';
 import { builder } from '../../builder';
-import { requireScope, resourceFragment } from '../../field-extensions';
+import { requireScope, resourceFragment, versionedRead } from '../../field-extensions';
 import { idempotencyArg } from '../../resources/idempotency-arg';
 import { inputTypeOf } from '../../resources/input-type';
 import { timestamps } from '../../resources/timestamps';
@@ -61,6 +61,8 @@ builder.queryField('storeSettings', (t) =>
     type: StoreSettingsRef,
     description: 'The settings of the caller’s store',
     authScopes: requireScope('STORE_SETTINGS', 'READ'),
+    // Only writeStore changes the store's row (README "Conditional requests").
+    extensions: versionedRead,
     resolve: (_root, _args, ctx) => getStoreSettings(ctx),
   }),
 );

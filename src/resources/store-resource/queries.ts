@@ -2,7 +2,7 @@ import type { ArgBuilder, ArgumentRef, ObjectRef } from '@pothos/core';
 import type { GraphQLResolveInfo } from 'graphql';
 import { builder, type Types } from '../../builder';
 import type { Context } from '../../context';
-import { cacheableRead, type requireScope } from '../../field-extensions';
+import { cacheableRead, type requireScope, versionedRead } from '../../field-extensions';
 import { lookup } from '../lookup';
 import { registerNode } from '../node/registry';
 import type { PageArgs } from '../pagination/page';
@@ -42,6 +42,12 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
   scope: ReturnType<typeof requireScope>;
   /** README "Read cache": only for resources whose reads depend on nothing but their store's data. */
   cacheable?: boolean;
+  /**
+   * README "Conditional requests": for resources whose rows (and what their types show) only
+   * writeStore changes — a version ETag and a 304 before any resolver, not the read cache. Implied by
+   * `cacheable`.
+   */
+  versioned?: boolean;
   descriptions: { list: string; connection: string };
   sortFields: readonly [Sort, ...Sort[]];
   /** Set where the enum's name predates the convention (StaffSortField). */
@@ -53,7 +59,7 @@ export function storeQueries<Row extends { id: string }, Filter, Sort extends st
   const { rows, scope } = spec;
   const name = spec.ref.name;
   const noun = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  const extensions = spec.cacheable ? cacheableRead : undefined;
+  const extensions = spec.cacheable ? cacheableRead : spec.versioned ? versionedRead : undefined;
   const sortBy = builder.enumType(spec.sortEnumName ?? `${name}SortField`, { values: spec.sortFields });
   const page = pageType(name, spec.ref);
   registerNode(name, { scope: scope.scope, load: (ctx, id, query) => rows.get(ctx, id, query) });
