@@ -7,7 +7,7 @@ import { redisUrl } from '../test/helpers/databases';
 import { freePort } from '../test/helpers/process';
 import { withBenchDatabase } from './database';
 import { type AppProcess, ensurePeersInstalled, issueKeys, startServer } from './processes';
-import { alternatingRounds, PAGE, postgraphilePage, type Target } from './rounds';
+import { PAGE, postgraphilePage, serverRounds, type Target } from './rounds';
 
 /**
  * Issue 33 item 4 ("every core"): the machine's throughput with API_PROCESSES=2 beside one API
@@ -119,11 +119,12 @@ async function run(databaseUrl: string) {
       rest('ours REST cached, 1 process', cached1),
       rest('ours REST cached, 2 processes', cached2),
     ];
-    const median = await alternatingRounds(targets, {
+    const median = await serverRounds(targets, {
       keys,
       concurrency: CONNECTIONS,
       durationMs: DURATION_MS,
       rounds: ROUNDS,
+      database: new URL(databaseUrl).pathname.slice(1),
     });
     console.log(
       `API_PROCESSES and PostGraphile's cluster workers, product page: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_MS / 1000} s, medians`,

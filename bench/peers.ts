@@ -5,7 +5,7 @@ import { connectDatabase } from '../src/db/client';
 import { withBenchDatabase } from './database';
 import { openLoop } from './open-loop';
 import { ensurePeersInstalled, issueKeys, startApp, startServer } from './processes';
-import { alternatingRounds, GRAPHQL_PAGE, type Medians, PAGE, postgraphilePage, type Target } from './rounds';
+import { GRAPHQL_PAGE, type Medians, PAGE, postgraphilePage, serverRounds, type Target } from './rounds';
 
 /**
  * Issue 20: the product page (25 products with their category) and order placement, side by side
@@ -21,8 +21,9 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '16,64').split(',').map(Nu
 const here = path.join(__dirname, '..');
 const peersDir = path.join(__dirname, 'peers');
 
+let database = '';
 const compare = (targets: Target[], keys: string[], concurrency: number) =>
-  alternatingRounds(targets, { keys, concurrency, durationMs: DURATION_MS, rounds: ROUNDS });
+  serverRounds(targets, { keys, concurrency, durationMs: DURATION_MS, rounds: ROUNDS, database });
 
 function table(title: string, medians: Medians, reference: string) {
   const ref = medians.get(reference)?.rps ?? 1;
@@ -43,6 +44,7 @@ async function run(databaseUrl: string) {
   if (process.env.NODE_ENV !== 'production')
     throw new Error('run with NODE_ENV=production (npm run bench does)');
   ensurePeersInstalled();
+  database = new URL(databaseUrl).pathname.slice(1);
   const db = connectDatabase(databaseUrl, { max: 4 });
   const seeded = await seedDemoStore(db.prisma);
   const storeId = seeded.storeId;

@@ -32,9 +32,9 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-/** Every process's parent, command name and CPU time so far (ms), from /proc/<pid>/stat. */
-function processTable(): Map<number, { ppid: number; comm: string; cpuMs: number }> {
-  const table = new Map<number, { ppid: number; comm: string; cpuMs: number }>();
+/** Every process's parent and CPU time so far (ms), from /proc/<pid>/stat. */
+function processTable(): Map<number, { ppid: number; cpuMs: number }> {
+  const table = new Map<number, { ppid: number; cpuMs: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -44,11 +44,9 @@ function processTable(): Map<number, { ppid: number; comm: string; cpuMs: number
       continue; // gone since the listing
     }
     const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
     const fields = stat.slice(close + 2).split(' ');
     table.set(Number(entry), {
       ppid: Number(fields[1]),
-      comm,
       cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
     });
   }
@@ -67,17 +65,6 @@ export function treeCpuMsOf(pid: number): number {
     total += table.get(next)?.cpuMs ?? 0;
     queue.push(...(below.get(next) ?? []));
   }
-  return total;
-}
-
-/**
- * CPU time (ms) of every PostgreSQL process of the machine (the bench's database is on the local
- * server; its backends are long-lived pool connections, so a difference between two readings is the
- * work done between them — plus whatever else used the server, which is why benches run quiet).
- */
-export function postgresCpuMs(): number {
-  let total = 0;
-  for (const { comm, cpuMs } of processTable().values()) if (comm === 'postgres') total += cpuMs;
   return total;
 }
 

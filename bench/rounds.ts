@@ -1,7 +1,8 @@
 // What bench/peers.ts and bench/cluster.ts share: the product page as each server is asked for it,
 // and alternating rounds over server targets with CPU per request (each server's process tree, and
 // PostgreSQL's), reported as the median round of each.
-import { type AppProcess, type LoadResult, postgresCpuMs, runLoad, treeCpuMsOf } from './processes';
+import { cpuSince, postgresCpuMs } from './alternating';
+import { type AppProcess, type LoadResult, runLoad, treeCpuMsOf } from './processes';
 
 export const PAGE = '/api/v1/product?limit=25';
 const FIELDS = 'id name slug sku priceAmount compareAtAmount currency stock status categoryId';
@@ -24,7 +25,7 @@ export interface Target {
   body?: string;
   okStatus?: number;
 }
-/** A round's result with CPU ms per request: the server's process tree's, and every PostgreSQL process's. */
+/** A round's result with CPU ms per request: the server's process tree's, and the bench database's PostgreSQL backends'. */
 export type Measured = LoadResult & { cpuMs: number; pgCpuMs: number };
 export type Medians = Map<string, Measured & { all: number[] }>;
 
@@ -32,9 +33,9 @@ export type Medians = Map<string, Measured & { all: number[] }>;
  * A warm-up of each target, then `rounds` rounds in which every target is loaded in turn (so a slow
  * spell of the machine falls on all of them), and the median round of each by throughput.
  */
-export async function alternatingRounds(
+export async function serverRounds(
   targets: Target[],
-  options: { keys: string[]; concurrency: number; durationMs: number; rounds: number },
+  options: { keys: string[]; concurrency: number; durationMs: number; rounds: number; database: string },
 ): Promise<Medians> {
   const load = (target: Target, durationMs: number) =>
     runLoad({
@@ -52,7 +53,7 @@ export async function alternatingRounds(
     for (const target of targets) {
       const pid = target.server.child.pid as number;
       const cpuBefore = treeCpuMsOf(pid);
-      const pgBefore = postgresCpuMs();
+      const pgBefore = postgresCpuMs(options.database);
       const result = await load(target, options.durationMs);
       if (result.errors > 0)
         throw new Error(
@@ -61,7 +62,7 @@ export async function alternatingRounds(
       const measured = {
         ...result,
         cpuMs: (treeCpuMsOf(pid) - cpuBefore) / result.requests,
-        pgCpuMs: (postgresCpuMs() - pgBefore) / result.requests,
+        pgCpuMs: cpuSince(pgBefore, postgresCpuMs(options.database)) / result.requests,
       };
       rounds.set(target.name, [...(rounds.get(target.name) ?? []), measured]);
     }
