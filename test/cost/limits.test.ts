@@ -211,7 +211,9 @@ describe('the fixed documents of every REST route and MCP tool', () => {
 });
 
 describe('refusals are fast, and the server stays responsive meanwhile', () => {
-  it('a cheap request answers within a second while large refused documents are sent', async () => {
+  // A guard against a stall (a refused document holding the event loop for seconds), not a speed
+  // target: 1 s was met alone but not on a loaded 2-core CI run (1.46 s once), so it allows 3 s.
+  it('a cheap request answers within seconds while large refused documents are sent', async () => {
     const heavy = `{ ${'__typename '.repeat(90_000)}}`;
     const refusals = Array.from({ length: 8 }, () => ask(heavy));
     const started = Date.now();
@@ -219,6 +221,6 @@ describe('refusals are fast, and the server stays responsive meanwhile', () => {
     const cheapMs = Date.now() - started;
     expect(cheap.status).toBe(200);
     for (const res of await Promise.all(refusals)) expect(res.status).toBe(400);
-    expect(cheapMs).toBeLessThan(1000);
+    expect(cheapMs).toBeLessThan(3000);
   });
 });
