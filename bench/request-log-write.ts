@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connectDatabase } from '../src/db/client';
 import { newRequestId } from '../src/http/request-state';
 import type { RequestLogRow } from '../src/request-log/entry';
-import { writeBatch } from '../src/request-log/recorder';
+import { columnsOf, writeBatch } from '../src/request-log/recorder';
 import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 
@@ -71,22 +71,6 @@ function batch(storeId: string, ordered?: boolean): RequestLogRow[] {
   }));
 }
 
-const arrays = (rows: RequestLogRow[]) => [
-  rows.map((row) => row.at.toISOString().slice(0, 23)),
-  rows.map((row) => row.storeId),
-  rows.map((row) => row.keyId),
-  rows.map((row) => row.staffUserId),
-  rows.map((row) => row.door),
-  rows.map((row) => row.method),
-  rows.map((row) => row.route),
-  rows.map((row) => row.status),
-  rows.map((row) => row.errorCode),
-  rows.map((row) => row.durationMs),
-  rows.map((row) => row.requestId),
-  rows.map((row) => row.clientIp),
-  rows.map((row) => row.cost),
-];
-
 withBenchDatabase('request_log_write', async (databaseUrl) => {
   const db = connectDatabase(databaseUrl, { max: 1 });
   const database = new URL(databaseUrl).pathname.slice(1);
@@ -95,11 +79,11 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
     const ways: Record<string, () => Promise<unknown>> = {
       'rows only (no write)': async () => batch(storeId),
       before: () =>
-        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogVariant0"'), ...arrays(batch(storeId))),
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogVariant0"'), ...columnsOf(batch(storeId))),
       recorder: () => writeBatch(db.pool, batch(storeId, true)),
       'prisma unnest': () =>
-        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...arrays(batch(storeId, true))),
-      'pg unnest': () => db.pool.query(unnestInsert('"RequestLogEntry"'), arrays(batch(storeId, true))),
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...columnsOf(batch(storeId, true))),
+      'pg unnest': () => db.pool.query(unnestInsert('"RequestLogEntry"'), columnsOf(batch(storeId, true))),
       'pg json': () => db.pool.query(jsonInsert('"RequestLogEntry"'), [JSON.stringify(batch(storeId, true))]),
       'prisma json': () =>
         db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId, true))),
@@ -132,7 +116,8 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       );
       for (const index of variant.indexes) await db.pool.query(`CREATE INDEX ON ${table} ${INDEXES[index]}`);
       tables[variant.name] = { table, ordered: variant.ordered };
-      ways[variant.name] = () => db.pool.query(unnestInsert(table), arrays(batch(storeId, variant.ordered)));
+      ways[variant.name] = () =>
+        db.pool.query(unnestInsert(table), columnsOf(batch(storeId, variant.ordered)));
     }
     const only = process.env.BENCH_WAYS?.split(';');
     const chosen = only
@@ -162,7 +147,7 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       for (let run = 0; run < 3; run++) {
         const { rows } = await db.pool.query(
           `EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) ${unnestInsert(table)}`,
-          arrays(batch(storeId, ordered)),
+          columnsOf(batch(storeId, ordered)),
         );
         const plan = (
           rows[0] as { 'QUERY PLAN': Array<{ Plan: Record<string, number>; 'Execution Time': number }> }

@@ -49,8 +49,8 @@ const INSERT = `INSERT INTO "RequestLogEntry" (${COLUMNS})
                        $8::int[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::int[])
    WHERE (SELECT set_config('synchronous_commit', 'off', true)) = 'off'`;
 
-/** The batch as one array per column, in COLUMNS' order. */
-const columnsOf = (rows: RequestLogRow[]) => [
+/** The batch as one array per column, in COLUMNS' order (bench/request-log-write.ts sends them too). */
+export const columnsOf = (rows: RequestLogRow[]) => [
   rows.map((row) => row.at.toISOString().slice(0, 23)),
   rows.map((row) => row.storeId),
   rows.map((row) => row.keyId),
