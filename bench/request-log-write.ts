@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connectDatabase } from '../src/db/client';
 import { newRequestId } from '../src/http/request-state';
-import type { RequestLogRow } from '../src/request-log/entry';
-import { columnsOf, writeBatch } from '../src/request-log/recorder';
+import { RequestLogBatch, type RequestLogRow } from '../src/request-log/entry';
+import { writeBatch } from '../src/request-log/recorder';
 import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 
@@ -79,11 +79,21 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
     const ways: Record<string, () => Promise<unknown>> = {
       'rows only (no write)': async () => batch(storeId),
       before: () =>
-        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogVariant0"'), ...columnsOf(batch(storeId))),
+        db.prisma.$executeRawUnsafe(
+          unnestInsert('"RequestLogVariant0"'),
+          ...RequestLogBatch.of(batch(storeId)).parameters(),
+        ),
       recorder: () => writeBatch(db.pool, batch(storeId, true)),
       'prisma unnest': () =>
-        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...columnsOf(batch(storeId, true))),
-      'pg unnest': () => db.pool.query(unnestInsert('"RequestLogEntry"'), columnsOf(batch(storeId, true))),
+        db.prisma.$executeRawUnsafe(
+          unnestInsert('"RequestLogEntry"'),
+          ...RequestLogBatch.of(batch(storeId, true)).parameters(),
+        ),
+      'pg unnest': () =>
+        db.pool.query(
+          unnestInsert('"RequestLogEntry"'),
+          RequestLogBatch.of(batch(storeId, true)).parameters(),
+        ),
       'pg json': () => db.pool.query(jsonInsert('"RequestLogEntry"'), [JSON.stringify(batch(storeId, true))]),
       'prisma json': () =>
         db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId, true))),
@@ -117,7 +127,7 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       for (const index of variant.indexes) await db.pool.query(`CREATE INDEX ON ${table} ${INDEXES[index]}`);
       tables[variant.name] = { table, ordered: variant.ordered };
       ways[variant.name] = () =>
-        db.pool.query(unnestInsert(table), columnsOf(batch(storeId, variant.ordered)));
+        db.pool.query(unnestInsert(table), RequestLogBatch.of(batch(storeId, variant.ordered)).parameters());
     }
     const only = process.env.BENCH_WAYS?.split(';');
     const chosen = only
@@ -147,7 +157,7 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       for (let run = 0; run < 3; run++) {
         const { rows } = await db.pool.query(
           `EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) ${unnestInsert(table)}`,
-          columnsOf(batch(storeId, ordered)),
+          RequestLogBatch.of(batch(storeId, ordered)).parameters(),
         );
         const plan = (
           rows[0] as { 'QUERY PLAN': Array<{ Plan: Record<string, number>; 'Execution Time': number }> }

@@ -16,6 +16,7 @@ const scenarios = [
   'page-statement.ts',
   'executor.ts',
   'cost.ts',
+  'refusals.ts',
   'peers.ts',
   'conditional.ts',
   'cluster.ts',

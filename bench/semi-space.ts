@@ -10,7 +10,8 @@ import { type AppProcess, cpuMsOf, issueKeys, type LoadResult, runLoad, startSer
  * cached REST. One API process per size and page (bench/app-process.ts, the flag in NODE_OPTIONS), all
  * on the demo store; the load client in its own process (16 connections, keep-alive); alternating
  * rounds, medians; API CPU per request from /proc. A size is set in scripts/start.mjs only if it wins
- * over V8's default on both pages in three runs (BASELINE says which).
+ * over V8's default on both pages in three runs (BASELINE says which). `control` in BENCH_SEMI_SPACE is
+ * a second process with V8's default: how far two alike processes come apart in this run.
  */
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -45,7 +46,7 @@ withBenchDatabase('semi_space', async (databaseUrl) => {
               BENCH_APP_ENV: JSON.stringify(
                 page === 'uncached' ? { ...common, READ_CACHE_TTL_MS: '0' } : common,
               ),
-              NODE_OPTIONS: size === 'default' ? '' : `--max-semi-space-size=${size}`,
+              NODE_OPTIONS: size === 'default' || size === 'control' ? '' : `--max-semi-space-size=${size}`,
             },
             here,
           ),

@@ -35,33 +35,119 @@ const doorOfPath = (path: string): RequestDoor =>
   DOOR_OF_PATH[path] ?? (path.startsWith('/api/v1') ? 'REST' : 'GRAPHQL');
 
 /**
- * The row of a finished request, or null when it is not to be recorded: only authenticated
- * requests (a key or a staff session) have a store to log them under.
+ * Entries waiting for their write, held as one array per column (the INSERT's parameters, in the
+ * order of `COLUMNS` in src/request-log/recorder.ts): a finished request adds thirteen values, not an
+ * object that lives until the flush and is then copied into these arrays (README "Request log",
+ * cost; bench/request-log-cost.ts). Times are kept as epoch ms and written as ISO text.
  */
-export function requestLogRow(
+export class RequestLogBatch {
+  at: number[] = [];
+  storeId: string[] = [];
+  keyId: Array<string | null> = [];
+  staffUserId: Array<string | null> = [];
+  door: RequestDoor[] = [];
+  method: string[] = [];
+  route: string[] = [];
+  status: number[] = [];
+  errorCode: Array<string | null> = [];
+  durationMs: number[] = [];
+  requestId: string[] = [];
+  clientIp: Array<string | null> = [];
+  cost: Array<number | null> = [];
+
+  get length(): number {
+    return this.at.length;
+  }
+
+  add(row: RequestLogRow): void {
+    this.at.push(row.at.getTime());
+    this.storeId.push(row.storeId);
+    this.keyId.push(row.keyId);
+    this.staffUserId.push(row.staffUserId);
+    this.door.push(row.door);
+    this.method.push(row.method);
+    this.route.push(row.route);
+    this.status.push(row.status);
+    this.errorCode.push(row.errorCode);
+    this.durationMs.push(row.durationMs);
+    this.requestId.push(row.requestId);
+    this.clientIp.push(row.clientIp);
+    this.cost.push(row.cost);
+  }
+
+  static of(rows: RequestLogRow[]): RequestLogBatch {
+    const batch = new RequestLogBatch();
+    for (const row of rows) batch.add(row);
+    return batch;
+  }
+
+  /** Takes out the first `count` entries as a batch of their own. */
+  take(count: number): RequestLogBatch {
+    if (count >= this.length) {
+      const all = Object.assign(new RequestLogBatch(), this);
+      Object.assign(this, new RequestLogBatch());
+      return all;
+    }
+    const taken = new RequestLogBatch();
+    for (const column of COLUMN_NAMES)
+      (taken[column] as unknown[]) = (this[column] as unknown[]).splice(0, count);
+    return taken;
+  }
+
+  /** The INSERT's thirteen array parameters. */
+  parameters(): unknown[] {
+    return COLUMN_NAMES.map((column) =>
+      column === 'at' ? this.at.map((ms) => new Date(ms).toISOString().slice(0, 23)) : this[column],
+    );
+  }
+}
+
+/** The batch's columns, in the INSERT's order. */
+const COLUMN_NAMES = [
+  'at',
+  'storeId',
+  'keyId',
+  'staffUserId',
+  'door',
+  'method',
+  'route',
+  'status',
+  'errorCode',
+  'durationMs',
+  'requestId',
+  'clientIp',
+  'cost',
+] as const satisfies ReadonlyArray<keyof RequestLogRow>;
+
+/** Whether a finished request is recorded: only authenticated ones (a key or a staff session) have a store to log them under. */
+export const isRecorded = (req: Request): boolean => {
+  const principal = req.state.principal;
+  return principal !== null && principal.kind !== 'system';
+};
+
+/** Adds a finished request that `isRecorded` to `batch`. */
+export function recordRequest(
+  batch: RequestLogBatch,
   req: Request,
   res: Response,
   durationMs: number,
-  at: Date,
-): RequestLogRow | null {
+  atMs: number,
+): void {
   const state = req.state;
   const principal = state.principal;
-  if (!principal || principal.kind === 'system') return null;
-  const door = state.door ?? doorOfPath(req.originalUrl.split('?')[0] ?? '');
-  return {
-    at,
-    storeId: principal.storeId,
-    keyId: principal.kind === 'apiKey' ? principal.keyId : null,
-    staffUserId: principal.kind === 'session' ? principal.staffUserId : null,
-    door,
-    method: req.method,
-    // A REST route template (its ids as `{id}`), or the GraphQL operation or MCP tool's operation name.
-    route: state.route ?? state.operation ?? 'other',
-    status: res.statusCode,
-    errorCode: state.errorCode ?? null,
-    durationMs: Math.round(durationMs * 100) / 100,
-    requestId: state.requestId,
-    clientIp: state.clientAddress ?? null,
-    cost: state.cost ?? null,
-  };
+  if (!principal || principal.kind === 'system') return;
+  batch.at.push(atMs);
+  batch.storeId.push(principal.storeId);
+  batch.keyId.push(principal.kind === 'apiKey' ? principal.keyId : null);
+  batch.staffUserId.push(principal.kind === 'session' ? principal.staffUserId : null);
+  batch.door.push(state.door ?? doorOfPath(req.originalUrl.split('?')[0] ?? ''));
+  batch.method.push(req.method);
+  // A REST route template (its ids as `{id}`), or the GraphQL operation or MCP tool's operation name.
+  batch.route.push(state.route ?? state.operation ?? 'other');
+  batch.status.push(res.statusCode);
+  batch.errorCode.push(state.errorCode ?? null);
+  batch.durationMs.push(Math.round(durationMs * 100) / 100);
+  batch.requestId.push(state.requestId);
+  batch.clientIp.push(state.clientAddress ?? null);
+  batch.cost.push(state.cost ?? null);
 }

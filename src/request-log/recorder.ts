@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { type Db, poolOf } from '../db/client';
-import { type RequestLogRow, requestLogRow } from './entry';
+import { isRecorded, RequestLogBatch, type RequestLogRow, recordRequest } from './entry';
 
 /**
  * The request log's writer (README "Request log"): each finished authenticated request becomes a
@@ -49,26 +49,10 @@ const INSERT = `INSERT INTO "RequestLogEntry" (${COLUMNS})
                        $8::int[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::int[])
    WHERE (SELECT set_config('synchronous_commit', 'off', true)) = 'off'`;
 
-/** The batch as one array per column, in COLUMNS' order (bench/request-log-write.ts sends them too). */
-export const columnsOf = (rows: RequestLogRow[]) => [
-  rows.map((row) => row.at.toISOString().slice(0, 23)),
-  rows.map((row) => row.storeId),
-  rows.map((row) => row.keyId),
-  rows.map((row) => row.staffUserId),
-  rows.map((row) => row.door),
-  rows.map((row) => row.method),
-  rows.map((row) => row.route),
-  rows.map((row) => row.status),
-  rows.map((row) => row.errorCode),
-  rows.map((row) => row.durationMs),
-  rows.map((row) => row.requestId),
-  rows.map((row) => row.clientIp),
-  rows.map((row) => row.cost),
-];
-
 /** Writes one batch: one statement on `pool` (a connection of the API's own pool). */
-export async function writeBatch(pool: Pool, rows: RequestLogRow[]): Promise<void> {
-  await pool.query(INSERT, columnsOf(rows));
+export async function writeBatch(pool: Pool, batch: RequestLogBatch | RequestLogRow[]): Promise<void> {
+  const columns = Array.isArray(batch) ? RequestLogBatch.of(batch) : batch;
+  await pool.query(INSERT, columns.parameters());
 }
 
 export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog {
@@ -76,20 +60,20 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
   // Not Prisma's $executeRawUnsafe: its handling of 13 arrays of 1,000 parameters cost the API
   // process more CPU than everything else of the write (bench/request-log-write.ts).
   const pool = poolOf(db);
-  let buffer: RequestLogRow[] = [];
+  const buffer = new RequestLogBatch();
   let dropped = 0;
   let droppedSinceWarning = 0;
   let writing: Promise<number> | null = null;
   let timer: NodeJS.Timeout | undefined;
   let soon = false;
 
-  const write = async (rows: RequestLogRow[]): Promise<number> => {
+  const write = async (batch: RequestLogBatch): Promise<number> => {
     try {
-      await writeBatch(pool, rows);
-      return rows.length;
+      await writeBatch(pool, batch);
+      return batch.length;
     } catch (error) {
-      dropped += rows.length;
-      options.logger.warn({ err: error, rows: rows.length }, 'request log batch not written; dropped');
+      dropped += batch.length;
+      options.logger.warn({ err: error, rows: batch.length }, 'request log batch not written; dropped');
       return 0;
     }
   };
@@ -101,9 +85,7 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
     const run = (async () => {
       let written = 0;
       while (buffer.length > 0) {
-        const batch = buffer.slice(0, batchSize);
-        buffer = buffer.slice(batch.length);
-        written += await write(batch);
+        written += await write(buffer.take(batchSize));
       }
       return written;
     })();
@@ -135,14 +117,13 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
     enabled: options.enabled,
     record(req, res, durationMs) {
       if (!options.enabled) return;
-      const row = requestLogRow(req, res, durationMs, options.now());
-      if (!row) return;
+      if (!isRecorded(req)) return;
       if (buffer.length >= options.bufferMax) {
         dropped++;
         droppedSinceWarning++;
         return;
       }
-      buffer.push(row);
+      recordRequest(buffer, req, res, durationMs, options.now().getTime());
       if (buffer.length >= batchSize) flushSoon();
     },
     flush,
