@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
+import { FilterSelect, SearchForm } from '../components/filters';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ConfirmButton, ErrorAlert, Money, Status, When } from '../components/ui';
@@ -28,8 +29,11 @@ const SetCouponActive = graphql(`
 `);
 const DeleteCoupon = graphql(`mutation DeleteCoupon($id: ID!) { deleteCoupon(id: $id) { id deleted } }`);
 
-const activities = { '': 'Any', active: 'Active', inactive: 'Inactive' } as const;
-type Activity = keyof typeof activities;
+const activities = [
+  ['active', 'Active'],
+  ['inactive', 'Inactive'],
+] as const;
+type Activity = (typeof activities)[number][0] | '';
 
 /** Coupons: search by code, active or not, a page at a time; create, edit, (de)activate, delete; redemptions. */
 export function CouponsPage() {
@@ -55,39 +59,29 @@ export function CouponsPage() {
   return (
     <>
       <h1>Coupons</h1>
-      <form
-        className="filters"
-        aria-label="Find coupons"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(String(new FormData(e.currentTarget).get('q') ?? ''));
+      <SearchForm
+        label="Find coupons"
+        placeholder="Code"
+        value={q}
+        onSearch={(text) => {
+          setQ(text);
           setPage(1);
         }}
       >
-        <label>
-          Search <input name="q" type="search" defaultValue={q} placeholder="Code" />
-        </label>
-        <button type="submit">Search</button>
-        <label>
-          Status{' '}
-          <select
-            value={activity}
-            onChange={(e) => {
-              setActivity(e.target.value as Activity);
-              setPage(1);
-            }}
-          >
-            {Object.entries(activities).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={activity}
+          options={activities}
+          any
+          onChange={(value) => {
+            setActivity(value);
+            setPage(1);
+          }}
+        />
         {can(session, 'COUPONS', 'WRITE') ? (
           <CouponForm title="New coupon" trigger="New coupon" currency={currency} onSaved={reload} />
         ) : null}
-      </form>
+      </SearchForm>
       <ListView
         what="Coupons"
         page={result.data?.coupons}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
+import { SearchForm } from '../components/filters';
 import { ListView } from '../components/list';
 import { ErrorAlert, Loading, Money, When } from '../components/ui';
 import { fromCombined } from '../errors';
@@ -39,20 +40,15 @@ export function CustomersPage() {
   return (
     <>
       <h1>Customers</h1>
-      <form
-        className="filters"
-        aria-label="Find customers"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(String(new FormData(e.currentTarget).get('q') ?? ''));
+      <SearchForm
+        label="Find customers"
+        placeholder="Name or e-mail"
+        value={q}
+        onSearch={(text) => {
+          setQ(text);
           setPage(1);
         }}
-      >
-        <label>
-          Search <input name="q" type="search" defaultValue={q} placeholder="Name or e-mail" />
-        </label>
-        <button type="submit">Search</button>
-      </form>
+      />
       <ListView
         what="Customers"
         page={result.data?.customers}

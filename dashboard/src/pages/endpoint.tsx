@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { Link, useLocation } from 'wouter';
+import { FilterSelect } from '../components/filters';
 import { ListView } from '../components/list';
 import { useAction } from '../components/mutation';
 import { usePollWhile } from '../components/poll';
@@ -273,23 +274,16 @@ function DeliveryLog({ endpointId, version }: { endpointId: string; version: num
     <section aria-labelledby="delivery-log">
       <h2 id="delivery-log">Delivery log</h2>
       <div className="filters">
-        <label>
-          Status{' '}
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as DeliveryStatus | '');
-              setPage(1);
-            }}
-          >
-            <option value="">Any</option>
-            {deliveryStatuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={status}
+          options={deliveryStatuses}
+          any
+          onChange={(value) => {
+            setStatus(value);
+            setPage(1);
+          }}
+        />
         <button type="button" onClick={() => refetch({ requestPolicy: 'network-only' })}>
           Refresh
         </button>

@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
+import { FilterSelect } from '../components/filters';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ScopeGrid, ScopeList } from '../components/scope-grid';
@@ -84,23 +85,16 @@ export function KeysPage() {
     <>
       <h1>API keys</h1>
       <div className="filters">
-        <label>
-          Status{' '}
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as KeyStatus | '');
-              setPage(1);
-            }}
-          >
-            <option value="">Any</option>
-            {keyStatuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={status}
+          options={keyStatuses}
+          any
+          onChange={(value) => {
+            setStatus(value);
+            setPage(1);
+          }}
+        />
         {can(session, 'API_KEYS', 'WRITE') ? <CreateKeyDialog session={session} onCreated={reload} /> : null}
       </div>
       <ListView

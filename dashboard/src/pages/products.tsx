@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
+import { FilterSelect, SearchForm } from '../components/filters';
 import { ListView } from '../components/list';
 import { MoneyField, useMoneyInput } from '../components/money-field';
 import { useAction } from '../components/mutation';
@@ -70,36 +71,25 @@ export function ProductsPage() {
   return (
     <>
       <h1>Products</h1>
-      <form
-        className="filters"
-        aria-label="Find products"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(String(new FormData(e.currentTarget).get('q') ?? ''));
+      <SearchForm
+        label="Find products"
+        placeholder="Name or SKU"
+        value={q}
+        onSearch={(text) => {
+          setQ(text);
           setPage(1);
         }}
       >
-        <label>
-          Search <input name="q" type="search" defaultValue={q} placeholder="Name or SKU" />
-        </label>
-        <button type="submit">Search</button>
-        <label>
-          Status{' '}
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as ProductStatus | '');
-              setPage(1);
-            }}
-          >
-            <option value="">Any</option>
-            {statuses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Status"
+          value={status}
+          options={statuses}
+          any
+          onChange={(value) => {
+            setStatus(value);
+            setPage(1);
+          }}
+        />
         <label>
           Sort{' '}
           <select value={sort} onChange={(e) => setSort(e.target.value as typeof sort)}>
@@ -120,7 +110,7 @@ export function ProductsPage() {
             onSaved={reload}
           />
         ) : null}
-      </form>
+      </SearchForm>
       <ErrorAlert error={remove.error} />
       <ListView
         what="Products"

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
+import { FilterSelect, SearchForm } from '../components/filters';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ConfirmButton, ErrorAlert, When } from '../components/ui';
@@ -84,38 +85,27 @@ export function StaffPage() {
   return (
     <>
       <h1>Staff</h1>
-      <form
-        className="filters"
-        aria-label="Find staff"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(String(new FormData(e.currentTarget).get('q') ?? ''));
+      <SearchForm
+        label="Find staff"
+        placeholder="Name or e-mail"
+        value={q}
+        onSearch={(text) => {
+          setQ(text);
           setPage(1);
         }}
       >
-        <label>
-          Search <input name="q" type="search" defaultValue={q} placeholder="Name or e-mail" />
-        </label>
-        <button type="submit">Search</button>
-        <label>
-          Role{' '}
-          <select
-            value={role}
-            onChange={(e) => {
-              setRole(e.target.value as Role | '');
-              setPage(1);
-            }}
-          >
-            <option value="">Any</option>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Role"
+          value={role}
+          options={roles}
+          any
+          onChange={(value) => {
+            setRole(value);
+            setPage(1);
+          }}
+        />
         {can(session, 'STAFF', 'WRITE') ? <InviteStaffDialog session={session} onInvited={reload} /> : null}
-      </form>
+      </SearchForm>
       <ListView
         what="Staff"
         page={result.data?.staffMembers}
