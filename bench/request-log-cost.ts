@@ -20,7 +20,8 @@ import { type AppProcess, cpuMsOf, issueKeys, runLoad, startServer } from './pro
  * process's own, and PostgreSQL's (the bench database's backends, and every postgres process:
  * autovacuum, the WAL writer). bench/request-log-write.ts takes the write alone apart.
  * Options: BENCH_DURATION_MS (4000), BENCH_ROUNDS (9), BENCH_CONCURRENCY (16), BENCH_KEYS (1000),
- * BENCH_CACHE (`cached` or `uncached`: that page's processes only).
+ * BENCH_CACHE (`cached` or `uncached`: that page's processes only), BENCH_FRESH (1: new processes
+ * for every round, each warmed up; 0: the same processes throughout).
  */
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const WARM_UP_MS = 2000;
@@ -32,6 +33,7 @@ const CACHES = (['cached', 'uncached'] as const).filter(
   (cache) => process.env.BENCH_CACHE === undefined || process.env.BENCH_CACHE === cache,
 );
 const LOGS = ['log on', 'log off', 'log off (control)'] as const;
+const FRESH = process.env.BENCH_FRESH !== '0';
 const here = path.join(__dirname, '..');
 
 interface Round {
@@ -57,11 +59,13 @@ async function run(databaseUrl: string) {
     COST_BUDGET_POINTS: '1000000000',
   };
   const redisPrefix = `bench:${process.pid}:`;
-  const apps = new Map<string, AppProcess>();
-  try {
+  const names = CACHES.flatMap((cache) => LOGS.map((log) => `${cache}, ${log}`));
+  let apps = new Map<string, AppProcess>();
+  const startAll = async () => {
+    const started = new Map<string, AppProcess>();
     for (const cache of CACHES)
       for (const log of LOGS)
-        apps.set(
+        started.set(
           `${cache}, ${log}`,
           await startServer(
             path.join(here, 'bench/app-process.ts'),
@@ -76,14 +80,26 @@ async function run(databaseUrl: string) {
             here,
           ),
         );
-    const load = (app: AppProcess, durationMs: number) =>
-      runLoad({ url: app.base + PAGE, method: 'GET', keys, durationMs, concurrency: CONCURRENCY });
-    for (const app of apps.values()) await load(app, WARM_UP_MS);
-    const rounds = new Map<string, Round[]>([...apps.keys()].map((name) => [name, []]));
+    return started;
+  };
+  const stopAll = () => {
+    for (const app of apps.values()) app.stop();
+    apps = new Map();
+  };
+  const load = (app: AppProcess, durationMs: number) =>
+    runLoad({ url: app.base + PAGE, method: 'GET', keys, durationMs, concurrency: CONCURRENCY });
+  try {
+    const rounds = new Map<string, Round[]>(names.map((name) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
+      // With BENCH_FRESH (the default), every round measures processes of its own, so that one
+      // process's luck (where its heap and code landed) is one round's noise, not a whole run's bias.
+      if (round === 0 || FRESH) {
+        stopAll();
+        apps = await startAll();
+        for (const app of apps.values()) await load(app, WARM_UP_MS);
+      }
       // Alternating, and each round's order turned around, so no process always follows another.
-      const names = [...apps.keys()];
-      for (const name of round % 2 ? names.reverse() : names) {
+      for (const name of round % 2 ? [...names].reverse() : names) {
         const app = apps.get(name) as AppProcess;
         const pid = app.child.pid as number;
         const apiBefore = cpuMsOf(pid);
@@ -104,7 +120,7 @@ async function run(databaseUrl: string) {
     }
     const logged = await db.prisma.requestLogEntry.count();
     console.log(
-      `GET ${PAGE}: API processes of their own, ${CONCURRENCY} concurrent clients, ${ROUNDS} alternating rounds of ${DURATION_MS / 1000} s, ${KEYS} keys; ${logged.toLocaleString('en')} entries logged`,
+      `GET ${PAGE}: API processes of their own${FRESH ? ', new for every round' : ''}, ${CONCURRENCY} concurrent clients, ${ROUNDS} alternating rounds of ${DURATION_MS / 1000} s, ${KEYS} keys; ${logged.toLocaleString('en')} entries logged`,
     );
     for (const [name, measured] of rounds) {
       const of = (field: keyof Round) => median(measured.map((r) => r[field]));
@@ -124,7 +140,7 @@ async function run(databaseUrl: string) {
       );
     }
   } finally {
-    for (const app of apps.values()) app.stop();
+    stopAll();
     await db.close();
   }
 }
