@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connectDatabase } from '../src/db/client';
 import { newRequestId } from '../src/http/request-state';
-import { RequestLogBatch, type RequestLogRow } from '../src/request-log/entry';
-import { writeBatch } from '../src/request-log/recorder';
+import { COLUMN_TYPES, RequestLogBatch, type RequestLogRow } from '../src/request-log/entry';
+import { COLUMN_LIST, unnestInsert, writeBatch } from '../src/request-log/recorder';
 import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 
@@ -30,15 +30,10 @@ const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
 const BATCH = 1000;
 const KEYS = 1000;
 
-const COLUMNS =
-  '"at", "storeId", "keyId", "staffUserId", door, method, route, status, "errorCode", "durationMs", "requestId", "clientIp", cost';
-const unnestInsert = (table: string) => `INSERT INTO ${table} (${COLUMNS})
-  SELECT * FROM unnest($1::timestamp(3)[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::int[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::int[])`;
-const jsonInsert = (table: string) => `INSERT INTO ${table} (${COLUMNS})
-  SELECT ${COLUMNS} FROM json_to_recordset($1::json) AS r("at" timestamp(3), "storeId" text, "keyId" text,
-    "staffUserId" text, door text, method text, route text, status int, "errorCode" text, "durationMs" float8,
-    "requestId" text, "clientIp" text, cost int)`;
+const jsonInsert = (table: string) => `INSERT INTO ${table} (${COLUMN_LIST})
+  SELECT ${COLUMN_LIST} FROM json_to_recordset($1::json) AS r(${Object.entries(COLUMN_TYPES)
+    .map(([column, type]) => `"${column}" ${type}`)
+    .join(', ')})`;
 
 /** The secondary indexes as migrated, by a short name. */
 const INDEXES: Record<string, string> = {

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { ApiKeyPrincipal, SessionPrincipal } from '../access/principal';
 
 /** The three doors, as the log names them (README "Request log"). */
 export type RequestDoor = 'GRAPHQL' | 'REST' | 'MCP';
@@ -36,7 +37,7 @@ const doorOfPath = (path: string): RequestDoor =>
 
 /**
  * Entries waiting for their write, held as one array per column (the INSERT's parameters, in the
- * order of `COLUMNS` in src/request-log/recorder.ts): a finished request adds thirteen values, not an
+ * order of `COLUMN_TYPES` below): a finished request adds thirteen values, not an
  * object that lives until the flush and is then copied into these arrays (README "Request log",
  * cost; bench/request-log-cost.ts). Times are kept as epoch ms and written as ISO text.
  */
@@ -102,40 +103,50 @@ export class RequestLogBatch {
   }
 }
 
-/** The batch's columns, in the INSERT's order. */
-const COLUMN_NAMES = [
-  'at',
-  'storeId',
-  'keyId',
-  'staffUserId',
-  'door',
-  'method',
-  'route',
-  'status',
-  'errorCode',
-  'durationMs',
-  'requestId',
-  'clientIp',
-  'cost',
-] as const satisfies ReadonlyArray<keyof RequestLogRow>;
+/**
+ * The log's columns in the order of the batch's parameters, each with its PostgreSQL type: the one
+ * list the INSERT is built from (src/request-log/recorder.ts `unnestInsert`).
+ */
+export const COLUMN_TYPES = {
+  at: 'timestamp(3)',
+  storeId: 'text',
+  keyId: 'text',
+  staffUserId: 'text',
+  door: 'text',
+  method: 'text',
+  route: 'text',
+  status: 'int',
+  errorCode: 'text',
+  durationMs: 'float8',
+  requestId: 'text',
+  clientIp: 'text',
+  cost: 'int',
+} as const satisfies Record<keyof RequestLogRow, string>;
 
-/** Whether a finished request is recorded: only authenticated ones (a key or a staff session) have a store to log them under. */
-export const isRecorded = (req: Request): boolean => {
+const COLUMN_NAMES = Object.keys(COLUMN_TYPES) as Array<keyof typeof COLUMN_TYPES>;
+
+/** Whom an entry is logged under: a key or a staff session (a store's principal, not the system's). */
+export type LoggedPrincipal = ApiKeyPrincipal | SessionPrincipal;
+
+/**
+ * The principal a finished request is logged under, or null when it is not recorded: only
+ * authenticated requests (a key or a staff session) have a store to log them under.
+ */
+export function loggedPrincipal(req: Request): LoggedPrincipal | null {
   const principal = req.state.principal;
-  return principal !== null && principal.kind !== 'system';
-};
+  return principal && principal.kind !== 'system' ? principal : null;
+}
 
-/** Adds a finished request that `isRecorded` to `batch`. */
+/** Adds a finished request to `batch`, under the principal `loggedPrincipal` gave. */
 export function recordRequest(
   batch: RequestLogBatch,
   req: Request,
   res: Response,
+  principal: LoggedPrincipal,
   durationMs: number,
   atMs: number,
 ): void {
   const state = req.state;
-  const principal = state.principal;
-  if (!principal || principal.kind === 'system') return;
   batch.at.push(atMs);
   batch.storeId.push(principal.storeId);
   batch.keyId.push(principal.kind === 'apiKey' ? principal.keyId : null);

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { type Db, poolOf } from '../db/client';
-import { isRecorded, RequestLogBatch, type RequestLogRow, recordRequest } from './entry';
+import { COLUMN_TYPES, loggedPrincipal, RequestLogBatch, type RequestLogRow, recordRequest } from './entry';
 
 /**
  * The request log's writer (README "Request log"): each finished authenticated request becomes a
@@ -37,16 +37,23 @@ export interface RequestLogOptions {
   logger: Logger;
 }
 
-const COLUMNS =
-  '"at", "storeId", "keyId", "staffUserId", door, method, route, status, "errorCode", "durationMs", "requestId", "clientIp", cost';
-// One statement whatever the batch's size (unnest of one array per column), so PostgreSQL parses and
-// plans it once per connection (a named statement: src/db/prepared-statements.ts). The one-time
-// filter sets synchronous_commit off for this statement's own transaction only (an InitPlan runs
-// once): the commit does not wait for its WAL to reach the disk, so a crash of PostgreSQL may lose
-// the last batches of entries, never the API's own data (README "Request log", durability).
-const INSERT = `INSERT INTO "RequestLogEntry" (${COLUMNS})
-  SELECT * FROM unnest($1::timestamp(3)[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::int[], $9::text[], $10::float8[], $11::text[], $12::text[], $13::int[])
+/** The log's columns, quoted, in the batch's order. */
+export const COLUMN_LIST = Object.keys(COLUMN_TYPES)
+  .map((column) => `"${column}"`)
+  .join(', ');
+
+/** One INSERT of a batch into `table`, whatever its size: unnest of one typed array per column. */
+export const unnestInsert = (table: string) =>
+  `INSERT INTO ${table} (${COLUMN_LIST}) SELECT * FROM unnest(${Object.values(COLUMN_TYPES)
+    .map((type, i) => `$${i + 1}::${type}[]`)
+    .join(', ')})`;
+
+// One statement whatever the batch's size, so PostgreSQL parses and plans it once per connection (a
+// named statement: src/db/prepared-statements.ts). The one-time filter sets synchronous_commit off
+// for this statement's own transaction only (an InitPlan runs once): the commit does not wait for
+// its WAL to reach the disk, so a crash of PostgreSQL may lose the last batches of entries, never the
+// API's own data (README "Request log", durability).
+const INSERT = `${unnestInsert('"RequestLogEntry"')}
    WHERE (SELECT set_config('synchronous_commit', 'off', true)) = 'off'`;
 
 /** Writes one batch: one statement on `pool` (a connection of the API's own pool). */
@@ -117,13 +124,14 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
     enabled: options.enabled,
     record(req, res, durationMs) {
       if (!options.enabled) return;
-      if (!isRecorded(req)) return;
+      const principal = loggedPrincipal(req);
+      if (!principal) return;
       if (buffer.length >= options.bufferMax) {
         dropped++;
         droppedSinceWarning++;
         return;
       }
-      recordRequest(buffer, req, res, durationMs, options.now().getTime());
+      recordRequest(buffer, req, res, principal, durationMs, options.now().getTime());
       if (buffer.length >= batchSize) flushSoon();
     },
     flush,
