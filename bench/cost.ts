@@ -5,6 +5,7 @@ import { expandResourceFragments } from '../src/graphql/resource-fragment';
 import { createLogger } from '../src/logger';
 import { connectRedis } from '../src/redis';
 import { schema } from '../src/schema';
+import { deleteKeysUnder } from './redis-keys';
 
 /**
  * Issue 13: what the cost calculation adds to a request — the requested cost, walked over the
@@ -111,12 +112,7 @@ async function refundRounds() {
   console.log(
     `  with refund / alone   wall ${(b.wall / a.wall).toFixed(2)}, CPU ${(b.cpu / a.cpu).toFixed(2)}`,
   );
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (found.length) await redis.del(...found);
-    cursor = next;
-  } while (cursor !== '0');
+  await deleteKeysUnder(redis, prefix);
   await redis.quit();
 }
 void refundRounds();

@@ -14,6 +14,7 @@ import { connectRedis } from '../src/redis';
 import { createRuntime } from '../src/runtime';
 import { allScopes } from '../test/helpers/factories';
 import { withBenchDatabase } from './database';
+import { deleteKeysUnder } from './redis-keys';
 
 /**
  * Issue 4's target: `GET /api/v1/product` (page of 25, full authentication, rate limit and usage, many
@@ -198,12 +199,7 @@ async function run(databaseUrl: string) {
   bare.close();
   await runtime.stop();
   await uncachedRuntime.stop();
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (found.length) await redis.del(...found);
-    cursor = next;
-  } while (cursor !== '0');
+  await deleteKeysUnder(redis, prefix);
   redis.disconnect();
   await db.close();
 }

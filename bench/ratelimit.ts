@@ -4,6 +4,7 @@ import { createLogger } from '../src/logger';
 import { connectRedis } from '../src/redis';
 import { createUsageMeter } from '../src/usage/meter';
 import type { MeteredKey } from '../src/usage/pending';
+import { deleteKeysUnder } from './redis-keys';
 
 /**
  * What admitting one API-key request costs against the local Redis: CALLS sequential admit() calls
@@ -60,12 +61,7 @@ async function main() {
     `  answered from redis ${sources.redis}, memory ${sources.memory}; allowed ${allowed.yes}, rejected ${allowed.no}`,
   );
 
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    if (found.length > 0) await redis.del(...found);
-    cursor = next;
-  } while (cursor !== '0');
+  await deleteKeysUnder(redis, prefix);
   await redis.quit();
 }
 

@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { seedDemoStore } from '../prisma/seed/demo-store';
 import { connectDatabase } from '../src/db/client';
+import { createLogger } from '../src/logger';
+import { connectRedis } from '../src/redis';
 import { cpuSince, median, postgresCpuMs } from './alternating';
 import { withBenchDatabase } from './database';
 import { type AppProcess, cpuMsOf, issueKeys, runLoad, startServer } from './processes';
+import { deleteKeysUnder } from './redis-keys';
 
 /**
  * Issue 32 item 1: what the request log costs. `GET /api/v1/product?limit=25` (full stack) against
@@ -82,9 +85,14 @@ async function run(databaseUrl: string) {
         );
     return started;
   };
-  const stopAll = () => {
+  /** Ends every process and waits for it to exit, so that none writes to Redis after its keys are deleted. */
+  const stopAll = async () => {
+    const exits = [...apps.values()]
+      .filter((app) => app.child.exitCode === null)
+      .map((app) => new Promise((resolve) => app.child.once('exit', resolve)));
     for (const app of apps.values()) app.stop();
     apps = new Map();
+    await Promise.all(exits);
   };
   const load = (app: AppProcess, durationMs: number) =>
     runLoad({ url: app.base + PAGE, method: 'GET', keys, durationMs, concurrency: CONCURRENCY });
@@ -94,7 +102,7 @@ async function run(databaseUrl: string) {
       // With BENCH_FRESH (the default), every round measures processes of its own, so that one
       // process's luck (where its heap and code landed) is one round's noise, not a whole run's bias.
       if (round === 0 || FRESH) {
-        stopAll();
+        await stopAll();
         apps = await startAll();
         for (const app of apps.values()) await load(app, WARM_UP_MS);
       }
@@ -140,7 +148,13 @@ async function run(databaseUrl: string) {
       );
     }
   } finally {
-    stopAll();
+    await stopAll();
+    const redis = connectRedis(
+      process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      createLogger('silent'),
+    );
+    await deleteKeysUnder(redis, redisPrefix);
+    redis.disconnect();
     await db.close();
   }
 }
