@@ -153,6 +153,7 @@ async function run(databaseUrl: string) {
       process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
       createLogger('silent'),
     );
+    await new Promise((resolve) => redis.once('ready', resolve));
     await deleteKeysUnder(redis, redisPrefix);
     redis.disconnect();
     await db.close();
