@@ -97,7 +97,11 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
     const now = ['store,key,at,id', 'store,requestId', 'store,status,at'];
     const variants: Array<{ name: string; pk: string; indexes: string[]; ordered?: boolean }> = [
       { name: 'pk(at,id) + all four (as before)', pk: '"at", id', indexes: Object.keys(INDEXES) },
-      { name: 'pk(store,at,id) + key, requestId, status (as now)', pk: '"storeId", "at", id', indexes: now },
+      {
+        name: 'pk(store,at,id) + key, requestId, status (a sealed hour)',
+        pk: '"storeId", "at", id',
+        indexes: now,
+      },
       { name: 'same, time-ordered request ids', pk: '"storeId", "at", id', indexes: now, ordered: true },
       { name: 'pk(store,at,id) + key, requestId', pk: '"storeId", "at", id', indexes: now.slice(0, 2) },
       {
@@ -105,9 +109,10 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
         pk: '"storeId", "at", id',
         indexes: [now[0], now[2]] as string[],
       },
-      { name: 'pk(store,at,id) alone', pk: '"storeId", "at", id', indexes: [] },
+      { name: 'pk(store,at,id) alone (the current hour)', pk: '"storeId", "at", id', indexes: [] },
     ];
     const tables: Record<string, { table: string; ordered?: boolean }> = {
+      // Its current hour's partition: the primary key alone until the hour is sealed.
       'RequestLogEntry (as migrated, ids as now)': { table: '"RequestLogEntry"', ordered: true },
     };
     for (const [v, variant] of variants.entries()) {

@@ -14,9 +14,9 @@ import { makeDeliverWebhook } from './tasks/deliver_webhook';
 import { makeFanOutEvent } from './tasks/fan_out_event';
 import { makeFlushUsage } from './tasks/flush_usage';
 import { pruneExpired } from './tasks/prune_expired';
-import { makePruneRequestLog } from './tasks/prune_request_log';
 import { makePruneWebhookDeliveries } from './tasks/prune_webhook_deliveries';
 import { makeRecoverWebhookDeliveries } from './tasks/recover_webhook_deliveries';
+import { makeRequestLogPartitions } from './tasks/request_log_partitions';
 import { type Mailer, makeSendEmail } from './tasks/send_email';
 import { makeSendKeyNotices } from './tasks/send_key_notices';
 import { makeSendStaffInvitation } from './tasks/send_staff_invitation';
@@ -62,15 +62,15 @@ const makers: { [name in TaskName]: (deps: Made) => Task } = {
   fan_out_event: ({ delivery }) => makeFanOutEvent(delivery),
   flush_usage: ({ usageMeter, prisma }) => makeFlushUsage(usageMeter, prisma),
   prune_expired: () => pruneExpired,
-  prune_request_log: ({ prisma, requestLogRetentionDays, now }) =>
-    makePruneRequestLog({
+  prune_webhook_deliveries: ({ prisma, webhooks, now }) =>
+    makePruneWebhookDeliveries({ prisma, retentionDays: webhooks.logRetentionDays, now }),
+  recover_webhook_deliveries: ({ prisma, now }) => makeRecoverWebhookDeliveries({ prisma, now }),
+  request_log_partitions: ({ prisma, requestLogRetentionDays, now }) =>
+    makeRequestLogPartitions({
       prisma,
       retentionDays: requestLogRetentionDays ?? REQUEST_LOG_RETENTION_DAYS,
       now,
     }),
-  prune_webhook_deliveries: ({ prisma, webhooks, now }) =>
-    makePruneWebhookDeliveries({ prisma, retentionDays: webhooks.logRetentionDays, now }),
-  recover_webhook_deliveries: ({ prisma, now }) => makeRecoverWebhookDeliveries({ prisma, now }),
   send_email: ({ webhooks }) => makeSendEmail(webhooks.mailer),
   send_key_notices: ({ prisma, webhooks, now }) =>
     makeSendKeyNotices({ prisma, publicUrl: webhooks.publicUrl, now }),

@@ -12,13 +12,13 @@ const catalog = {
   fan_out_event: {},
   flush_usage: { schedule: '* * * * *' },
   prune_expired: { schedule: '0 * * * *' },
-  /** The request log's retention: drops old day partitions, makes the coming days'. */
-  prune_request_log: { schedule: '30 * * * *' },
   prune_webhook_deliveries: { schedule: '15 * * * *' },
   /** Keys' lifecycle notices (README "Key notices"); also queued by flush_usage after it moved usage. */
   send_key_notices: { schedule: '30 * * * *' },
   /** A recover of an endpoint's failed and exhausted deliveries; queued by recoverWebhookEndpoint. */
   recover_webhook_deliveries: {},
+  /** The request log's hour partitions: makes the coming ones, seals (indexes) the ended ones, drops the old. */
+  request_log_partitions: { schedule: '2 * * * *' },
   /** Queued by auto-disable. */
   send_email: {},
   /** A staff invitation's e-mail: mints the link's token (stores its digest) and sends it; queued by invite and resend. */

@@ -60,9 +60,9 @@ describe('flush_usage', () => {
     expect(parseCrontab(crontab).map((item) => [item.task, item.options.maxAttempts])).toEqual([
       ['flush_usage', 1],
       ['prune_expired', 1],
-      ['prune_request_log', 1],
       ['prune_webhook_deliveries', 1],
       ['send_key_notices', 1],
+      ['request_log_partitions', 1],
     ]);
     expect(crontab).toMatch(/^\* \* \* \* \* flush_usage /m);
   });
