@@ -57,6 +57,8 @@ async function run(databaseUrl: string) {
     // machine must not make admission fall back to memory (no version: no tag, a 200), as
     // bench/conditional.ts sets too.
     ...(cache === '304' ? { READ_CACHE_TTL_MS: String(TAG_WINDOW_MS), REDIS_TIMEOUT_MS: '2000' } : {}),
+    // REQUEST_LOG=off from the environment: the same path without the request log, to compare.
+    ...(process.env.REQUEST_LOG ? { REQUEST_LOG: process.env.REQUEST_LOG } : {}),
     BENCH_CPU_PROFILE: file,
   });
   // The windows are aligned to the clock: a run that would cross into the next one waits for it.

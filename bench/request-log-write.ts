@@ -13,15 +13,17 @@ import { withBenchDatabase } from './database';
  * figures a machine shared with other work blurs far less than throughput.
  *   before          the recorder before issue 32's cost work: 13 arrays through Prisma's
  *                   $executeRawUnsafe into a table keyed and indexed as migrations 060000 + 070000 made it
- *   recorder        the recorder now (writeBatch: the arrays on the pg pool, synchronous_commit off)
- *                   into the table as migrated, with request ids as newRequestId() makes them now
+ *   recorder        the recorder now (writeBatch: 13 array literals written by RequestLogBatch, on the
+ *                   pg pool, synchronous_commit off) into the table as migrated (this hour's partition:
+ *                   the primary key alone), with request ids as newRequestId() makes them now
  *                   (time first); so do the other ways into that table; the
  *                   variant tables get random ones, as before, unless named otherwise
  *   Ways of sending, into the table as migrated:
- *     prisma unnest   13 arrays through Prisma's $executeRawUnsafe
- *     pg unnest       the same statement through the pg pool
+ *     prisma unnest   13 JavaScript arrays through Prisma's $executeRawUnsafe
+ *     pg unnest, pg converts the arrays   the same through the pg pool (the recorder before it wrote
+ *                     the literals itself)
  *     pg json / prisma json   one JSON text parameter, json_to_recordset
- *   Keys and indexes (pg unnest, into a table of the same columns with only that key and those indexes)
+ *   Keys and indexes (the recorder's literals, into a table of the same columns with only that key and those indexes)
  * Options: BENCH_ROUNDS (5), BENCH_BATCHES (batches per way and round, 10), BENCH_WAYS (a list of way
  * names to run, separated by `;`, all by default).
  */
@@ -42,6 +44,15 @@ const INDEXES: Record<string, string> = {
   'store,requestId': '("storeId", "requestId")',
   'store,status,at': '("storeId", status, "at" DESC)',
 };
+
+/**
+ * The thirteen columns as JavaScript arrays, which the driver turns into array literals itself (as
+ * the recorder sent them before RequestLogBatch.parameters() wrote the literals).
+ */
+const jsArrays = (rows: RequestLogRow[]): unknown[] =>
+  (Object.keys(COLUMN_TYPES) as Array<keyof RequestLogRow>).map((column) =>
+    rows.map((row) => (column === 'at' ? row.at.toISOString().slice(0, 23) : row[column])),
+  );
 
 /** A request id as the service made them before (32 random hex digits), or as newRequestId() makes them now. */
 const requestId = (ordered?: boolean) =>
@@ -74,21 +85,12 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
     const ways: Record<string, () => Promise<unknown>> = {
       'rows only (no write)': async () => batch(storeId),
       before: () =>
-        db.prisma.$executeRawUnsafe(
-          unnestInsert('"RequestLogVariant0"'),
-          ...RequestLogBatch.of(batch(storeId)).parameters(),
-        ),
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogVariant0"'), ...jsArrays(batch(storeId))),
       recorder: () => writeBatch(db.pool, batch(storeId, true)),
       'prisma unnest': () =>
-        db.prisma.$executeRawUnsafe(
-          unnestInsert('"RequestLogEntry"'),
-          ...RequestLogBatch.of(batch(storeId, true)).parameters(),
-        ),
-      'pg unnest': () =>
-        db.pool.query(
-          unnestInsert('"RequestLogEntry"'),
-          RequestLogBatch.of(batch(storeId, true)).parameters(),
-        ),
+        db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...jsArrays(batch(storeId, true))),
+      'pg unnest, pg converts the arrays': () =>
+        db.pool.query(unnestInsert('"RequestLogEntry"'), jsArrays(batch(storeId, true))),
       'pg json': () => db.pool.query(jsonInsert('"RequestLogEntry"'), [JSON.stringify(batch(storeId, true))]),
       'prisma json': () =>
         db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId, true))),

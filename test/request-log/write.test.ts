@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { connectDatabase, type Database } from '../../src/db/client';
 import type { RequestLogRow } from '../../src/request-log/entry';
 import { writeBatch } from '../../src/request-log/recorder';
@@ -65,4 +66,45 @@ it('writes every column as recorded, and leaves the connection’s synchronous_c
   expect(written.map(({ id: _id, ...row }) => row)).toEqual(rows);
   expect((await db.pool.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe(before);
   expect(before).toBe('on');
+});
+
+/** Text as PostgreSQL stores it: anything but NUL; the words and marks an array literal gives meaning to, often. */
+const text = fc
+  .oneof(
+    fc.string({ unit: 'binary', maxLength: 24 }),
+    fc.constantFrom('NULL', 'null', '', ' ', '{}', '{"a",b}', '"', '\\', '\\"', ', ', 'é😀'),
+  )
+  .filter((value) => !value.includes('\u0000'));
+
+it('writes any text in any column exactly as recorded (the batch’s array literals escape what they must)', async () => {
+  let n = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.record({ route: text, requestId: text, keyId: fc.option(text), errorCode: fc.option(text) }),
+        {
+          minLength: 1,
+          maxLength: 5,
+        },
+      ),
+      async (values) => {
+        const storeId = `store_p${n++}`;
+        const batch: RequestLogRow[] = values.map((value, i) => ({
+          ...(rows[0] as RequestLogRow),
+          ...value,
+          storeId,
+          staffUserId: null,
+          durationMs: i / 100,
+          at: new Date(at.getTime() + i),
+        }));
+        await writeBatch(db.pool, batch);
+        const written = await db.prisma.requestLogEntry.findMany({
+          where: { storeId },
+          orderBy: { at: 'asc' },
+        });
+        expect(written.map(({ id: _id, ...row }) => row)).toEqual(batch);
+      },
+    ),
+    { numRuns: 60 },
+  );
 });
