@@ -5,6 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connectDatabase } from '../src/db/client';
@@ -24,6 +25,7 @@ async function main() {
     commandTimeoutMs: config.redisTimeoutMs,
   });
   await new Promise((resolve) => redis.once('ready', resolve));
+  if (process.env.BENCH_REQUEST_LOG_UNWRITTEN) unwrittenRequestLog();
   const runtime = createRuntime({
     config,
     prisma: db.prisma,
@@ -40,6 +42,20 @@ async function main() {
     await profiling?.();
     process.exit(0);
   });
+}
+
+/**
+ * bench/request-log-cost.ts's "unwritten" process: the request log records every entry and makes
+ * each batch's parameters as ever, but the batch's INSERT never reaches PostgreSQL (it answers at
+ * once) — what the log costs the API process alone, apart from the database's write.
+ */
+function unwrittenRequestLog(): void {
+  const query = Pool.prototype.query as (...args: unknown[]) => unknown;
+  Pool.prototype.query = function (this: Pool, ...args: unknown[]) {
+    if (typeof args[0] === 'string' && args[0].startsWith('INSERT INTO "RequestLogEntry"'))
+      return Promise.resolve({ rowCount: 0, rows: [] });
+    return query.apply(this, args);
+  } as typeof Pool.prototype.query;
 }
 
 /**
