@@ -26,13 +26,8 @@ async function main() {
   });
   await new Promise((resolve) => redis.once('ready', resolve));
   if (process.env.BENCH_REQUEST_LOG_UNWRITTEN) unwrittenRequestLog();
-  const runtime = createRuntime({
-    config,
-    prisma: db.prisma,
-    redis,
-    logger,
-    redisKeyPrefix: process.env.BENCH_REDIS_PREFIX ?? `bench:${process.pid}:`,
-  });
+  const prefix = process.env.BENCH_REDIS_PREFIX ?? `bench:${process.pid}:`;
+  const runtime = createRuntime({ config, prisma: db.prisma, redis, logger, redisKeyPrefix: prefix });
   await runtime.start();
   const server = await listen(createApp({ config, redis, logger, runtime }), 0, '127.0.0.1');
   process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
@@ -40,6 +35,14 @@ async function main() {
   process.stdin.resume();
   process.stdin.on('end', async () => {
     await profiling?.();
+    // Under its own prefix, the process deletes its keys itself (a bench that names one deletes it):
+    // the bench shares the developer's Redis. (An older tree, which pipeline-ab.ts copies this file
+    // into, may not have redis-keys.ts: it then leaves them.)
+    if (!process.env.BENCH_REDIS_PREFIX) {
+      await runtime.stop();
+      const keys = await import('./redis-keys.js').catch(() => null);
+      await keys?.deleteKeysUnder(redis, prefix);
+    }
     process.exit(0);
   });
 }
