@@ -1,4 +1,18 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
+
+/**
+ * A paged list's filters and its page: `change` sets some filters and goes back to page 1, the one
+ * place that rule is kept (a filtered list starts at its first page).
+ */
+export function usePagedFilters<F extends object>(initial: F) {
+  const [page, setPage] = useState(1);
+  const [filters, setFilters] = useState(initial);
+  const change = (next: Partial<F>) => {
+    setFilters((now) => ({ ...now, ...next }));
+    setPage(1);
+  };
+  return { page, setPage, filters, change };
+}
 
 /** An option of a filter's select: a value shown as it is, or a value and its label. */
 export type FilterOption<T extends string> = T | readonly [T, string];

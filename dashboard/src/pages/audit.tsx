@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { useQuery } from 'urql';
+import { usePagedFilters } from '../components/filters';
 import { ListView, NotYours } from '../components/list';
 import { When } from '../components/ui';
 import { graphql } from '../graphql';
@@ -18,8 +18,8 @@ const AuditQuery = graphql(`
 export function AuditPage() {
   const { session } = useSession();
   const allowed = session ? can(session, 'API_KEYS', 'READ') : false;
-  const [page, setPage] = useState(1);
-  const [action, setAction] = useState('');
+  const { page, setPage, filters, change } = usePagedFilters({ action: '' });
+  const { action } = filters;
   const [result] = useQuery({
     query: AuditQuery,
     variables: { page, action: action || null },
@@ -43,8 +43,7 @@ export function AuditPage() {
         aria-label="Filter the audit log"
         onSubmit={(e) => {
           e.preventDefault();
-          setAction(String(new FormData(e.currentTarget).get('action') ?? '').trim());
-          setPage(1);
+          change({ action: String(new FormData(e.currentTarget).get('action') ?? '').trim() });
         }}
       >
         <label>

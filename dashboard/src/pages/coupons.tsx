@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
-import { FilterSelect, SearchForm } from '../components/filters';
+import { FilterSelect, SearchForm, usePagedFilters } from '../components/filters';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ConfirmButton, ErrorAlert, Money, Status, When } from '../components/ui';
@@ -39,9 +38,8 @@ type Activity = (typeof activities)[number][0] | '';
 export function CouponsPage() {
   const { session } = useSession();
   const allowed = session ? can(session, 'COUPONS', 'READ') : false;
-  const [page, setPage] = useState(1);
-  const [q, setQ] = useState('');
-  const [activity, setActivity] = useState<Activity>('');
+  const { page, setPage, filters, change } = usePagedFilters({ q: '', activity: '' as Activity });
+  const { q, activity } = filters;
   const [result, refetch] = useQuery({
     query: CouponsQuery,
     variables: { page, q: q || null, isActive: activity === '' ? null : activity === 'active' },
@@ -59,24 +57,13 @@ export function CouponsPage() {
   return (
     <>
       <h1>Coupons</h1>
-      <SearchForm
-        label="Find coupons"
-        placeholder="Code"
-        value={q}
-        onSearch={(text) => {
-          setQ(text);
-          setPage(1);
-        }}
-      >
+      <SearchForm label="Find coupons" placeholder="Code" value={q} onSearch={(text) => change({ q: text })}>
         <FilterSelect
           label="Status"
           value={activity}
           options={activities}
           any
-          onChange={(value) => {
-            setActivity(value);
-            setPage(1);
-          }}
+          onChange={(value) => change({ activity: value })}
         />
         {can(session, 'COUPONS', 'WRITE') ? (
           <CouponForm title="New coupon" trigger="New coupon" currency={currency} onSaved={reload} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
-import { SearchForm } from '../components/filters';
+import { SearchForm, usePagedFilters } from '../components/filters';
 import { ListView } from '../components/list';
 import { ErrorAlert, Loading, Money, When } from '../components/ui';
 import { fromCombined } from '../errors';
@@ -33,9 +33,8 @@ const CustomerQuery = graphql(
 
 /** Customers with search (every word must match e-mail, first or last name), a page at a time. */
 export function CustomersPage() {
-  const [page, setPage] = useState(1);
-  const [q, setQ] = useState('');
-  const [result] = useQuery({ query: CustomersQuery, variables: { page, q: q || null } });
+  const { page, setPage, filters, change } = usePagedFilters({ q: '' });
+  const [result] = useQuery({ query: CustomersQuery, variables: { page, q: filters.q || null } });
   const currency = useSession().session?.store.currency ?? 'USD';
   return (
     <>
@@ -43,11 +42,8 @@ export function CustomersPage() {
       <SearchForm
         label="Find customers"
         placeholder="Name or e-mail"
-        value={q}
-        onSearch={(text) => {
-          setQ(text);
-          setPage(1);
-        }}
+        value={filters.q}
+        onSearch={(q) => change({ q })}
       />
       <ListView
         what="Customers"

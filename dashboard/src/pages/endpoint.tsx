@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { Link, useLocation } from 'wouter';
-import { FilterSelect } from '../components/filters';
+import { FilterSelect, usePagedFilters } from '../components/filters';
 import { ListView } from '../components/list';
 import { useAction } from '../components/mutation';
 import { usePollWhile } from '../components/poll';
@@ -253,11 +253,10 @@ function RotateSecretDialog({ id }: { id: string }) {
 
 /** The delivery log: filter by status, a page at a time, refreshed while deliveries are under way. */
 function DeliveryLog({ endpointId, version }: { endpointId: string; version: number }) {
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<DeliveryStatus | ''>('');
+  const { page, setPage, filters, change } = usePagedFilters({ status: '' as DeliveryStatus | '' });
   const [result, refetch] = useQuery({
     query: DeliveriesQuery,
-    variables: { endpointId, page, status: status || null },
+    variables: { endpointId, page, status: filters.status || null },
   });
   // After an action (test, replay) the new deliveries come from the worker: follow them for a while.
   const [followUntil, setFollowUntil] = useState(0);
@@ -276,13 +275,10 @@ function DeliveryLog({ endpointId, version }: { endpointId: string; version: num
       <div className="filters">
         <FilterSelect
           label="Status"
-          value={status}
+          value={filters.status}
           options={deliveryStatuses}
           any
-          onChange={(value) => {
-            setStatus(value);
-            setPage(1);
-          }}
+          onChange={(status) => change({ status })}
         />
         <button type="button" onClick={() => refetch({ requestPolicy: 'network-only' })}>
           Refresh

@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useQuery } from 'urql';
 import { Link } from 'wouter';
-import { FilterSelect } from '../components/filters';
+import { FilterSelect, usePagedFilters } from '../components/filters';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ScopeGrid, ScopeList } from '../components/scope-grid';
@@ -54,11 +54,10 @@ type KeyStatus = (typeof keyStatuses)[number];
 export function KeysPage() {
   const { session } = useSession();
   const allowed = session ? can(session, 'API_KEYS', 'READ') && session.store.apiAccess : false;
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<KeyStatus | ''>('');
+  const { page, setPage, filters, change } = usePagedFilters({ status: '' as KeyStatus | '' });
   const [result, refetch] = useQuery({
     query: KeysQuery,
-    variables: { page, status: status || null },
+    variables: { page, status: filters.status || null },
     pause: !allowed,
   });
   if (!session) return null;
@@ -87,13 +86,10 @@ export function KeysPage() {
       <div className="filters">
         <FilterSelect
           label="Status"
-          value={status}
+          value={filters.status}
           options={keyStatuses}
           any
-          onChange={(value) => {
-            setStatus(value);
-            setPage(1);
-          }}
+          onChange={(status) => change({ status })}
         />
         {can(session, 'API_KEYS', 'WRITE') ? <CreateKeyDialog session={session} onCreated={reload} /> : null}
       </div>

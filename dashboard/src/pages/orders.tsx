@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { Link, useSearch } from 'wouter';
+import { usePagedFilters } from '../components/filters';
 import { ListView } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ConfirmButton, ErrorAlert, Field, Loading, Money, Status, When } from '../components/ui';
@@ -76,8 +77,12 @@ export const customerName = (c: { email: string; firstName: string | null; lastN
  * coupons page's redemptions link) shows the orders that used one coupon.
  */
 export function OrdersPage() {
-  const [page, setPage] = useState(1);
-  const [filters, setFilters] = useState({ q: '', status: '' as OrderStatus | '', from: '', to: '' });
+  const { page, setPage, filters, change } = usePagedFilters({
+    q: '',
+    status: '' as OrderStatus | '',
+    from: '',
+    to: '',
+  });
   const couponId = new URLSearchParams(useSearch()).get('coupon');
   const [result] = useQuery({
     query: OrdersQuery,
@@ -101,13 +106,12 @@ export function OrdersPage() {
           e.preventDefault();
           const form = new FormData(e.currentTarget);
           const text = (name: string) => String(form.get(name) ?? '');
-          setFilters({
+          change({
             q: text('q'),
             status: text('status') as OrderStatus | '',
             from: text('from'),
             to: text('to'),
           });
-          setPage(1);
         }}
       >
         <label>

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
-import { FilterSelect, SearchForm } from '../components/filters';
+import { FilterSelect, SearchForm, usePagedFilters } from '../components/filters';
 import { ListView } from '../components/list';
 import { MoneyField, useMoneyInput } from '../components/money-field';
 import { useAction } from '../components/mutation';
@@ -55,14 +55,12 @@ type SortField = (typeof sortFields)[number];
 /** Products: search, status filter, sort, server-side pages; create, edit and delete. */
 export function ProductsPage() {
   const { session } = useSession();
-  const [page, setPage] = useState(1);
-  const [q, setQ] = useState('');
-  const [status, setStatus] = useState<ProductStatus | ''>('');
+  const { page, setPage, filters, change } = usePagedFilters({ q: '', status: '' as ProductStatus | '' });
   const [sort, setSort] = useState<`${SortField} ${'asc' | 'desc'}`>('createdAt desc');
   const [sortBy, sortDirection] = sort.split(' ') as [SortField, 'asc' | 'desc'];
   const [result, refetch] = useQuery({
     query: ProductsQuery,
-    variables: { page, q: q || null, status: status || null, sortBy, sortDirection },
+    variables: { page, q: filters.q || null, status: filters.status || null, sortBy, sortDirection },
   });
   const remove = useAction(DeleteProduct);
   if (!session) return null;
@@ -74,21 +72,15 @@ export function ProductsPage() {
       <SearchForm
         label="Find products"
         placeholder="Name or SKU"
-        value={q}
-        onSearch={(text) => {
-          setQ(text);
-          setPage(1);
-        }}
+        value={filters.q}
+        onSearch={(q) => change({ q })}
       >
         <FilterSelect
           label="Status"
-          value={status}
+          value={filters.status}
           options={statuses}
           any
-          onChange={(value) => {
-            setStatus(value);
-            setPage(1);
-          }}
+          onChange={(status) => change({ status })}
         />
         <label>
           Sort{' '}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
+import { usePagedFilters } from '../components/filters';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ConfirmButton, ErrorAlert, Status, When } from '../components/ui';
@@ -42,9 +43,8 @@ type ReviewStatus = (typeof statuses)[number];
 /** Reviews: the moderation queue, pending first; filter by status and rating; approve, reject, delete. */
 export function ReviewsPage() {
   const { session } = useSession();
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<ReviewStatus | ''>('');
-  const [rating, setRating] = useState('');
+  const { page, setPage, filters, change } = usePagedFilters({ status: '' as ReviewStatus | '', rating: '' });
+  const { status, rating } = filters;
   const [result, refetch] = useQuery({
     query: ReviewsQuery,
     variables: { page, status: status || null, rating: rating ? Number(rating) : null },
@@ -65,13 +65,7 @@ export function ReviewsPage() {
       <div className="filters">
         <label>
           Status{' '}
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as ReviewStatus | '');
-              setPage(1);
-            }}
-          >
+          <select value={status} onChange={(e) => change({ status: e.target.value as ReviewStatus | '' })}>
             <option value="">Any (pending first)</option>
             {statuses.map((s) => (
               <option key={s} value={s}>
@@ -82,13 +76,7 @@ export function ReviewsPage() {
         </label>
         <label>
           Rating{' '}
-          <select
-            value={rating}
-            onChange={(e) => {
-              setRating(e.target.value);
-              setPage(1);
-            }}
-          >
+          <select value={rating} onChange={(e) => change({ rating: e.target.value })}>
             <option value="">Any</option>
             {[5, 4, 3, 2, 1].map((r) => (
               <option key={r} value={r}>

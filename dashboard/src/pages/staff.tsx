@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
-import { FilterSelect, SearchForm } from '../components/filters';
+import { FilterSelect, SearchForm, usePagedFilters } from '../components/filters';
 import { ListView, NotYours } from '../components/list';
 import { useAction } from '../components/mutation';
 import { ConfirmButton, ErrorAlert, When } from '../components/ui';
@@ -63,12 +63,10 @@ function statusOf(member: StaffMember): { label: string; tone: string } {
 export function StaffPage() {
   const { session } = useSession();
   const allowed = session ? can(session, 'STAFF', 'READ') : false;
-  const [page, setPage] = useState(1);
-  const [q, setQ] = useState('');
-  const [role, setRole] = useState<Role | ''>('');
+  const { page, setPage, filters, change } = usePagedFilters({ q: '', role: '' as Role | '' });
   const [result, refetch] = useQuery({
     query: StaffQuery,
-    variables: { page, q: q || null, role: role || null },
+    variables: { page, q: filters.q || null, role: filters.role || null },
     pause: !allowed,
   });
   if (!session) return null;
@@ -88,21 +86,15 @@ export function StaffPage() {
       <SearchForm
         label="Find staff"
         placeholder="Name or e-mail"
-        value={q}
-        onSearch={(text) => {
-          setQ(text);
-          setPage(1);
-        }}
+        value={filters.q}
+        onSearch={(q) => change({ q })}
       >
         <FilterSelect
           label="Role"
-          value={role}
+          value={filters.role}
           options={roles}
           any
-          onChange={(value) => {
-            setRole(value);
-            setPage(1);
-          }}
+          onChange={(role) => change({ role })}
         />
         {can(session, 'STAFF', 'WRITE') ? <InviteStaffDialog session={session} onInvited={reload} /> : null}
       </SearchForm>
