@@ -110,7 +110,12 @@ withBenchDatabase('request_log', async (databaseUrl) => {
     );
 
     const storeId = 'store_42';
-    const ctx = { prisma: db.prisma, principal: { kind: 'apiKey', storeId } } as unknown as Context;
+    // The service's clock is the bench's "now" (the end of this hour), as it would be an hour from now.
+    const ctx = {
+      prisma: db.prisma,
+      principal: { kind: 'apiKey', storeId },
+      now: () => now,
+    } as unknown as Context;
     const since = new Date(now.getTime() - 86_400_000);
     const { rows: sample } = await sql(
       `SELECT "requestId" FROM "RequestLogEntry" WHERE "storeId" = $1 AND "at" > $2 LIMIT 1`,
@@ -123,6 +128,8 @@ withBenchDatabase('request_log', async (databaseUrl) => {
       'CLIENT_ERROR, by key': { statusClass: 'CLIENT_ERROR', keyId: 'key_42_1' },
       'by route': { route: '/api/v1/order/{id}' },
       'by request id': { requestId: sample[0]?.requestId },
+      // The dashboard's Requests page as it opens: the last day first (src/modules/request-log/service.ts).
+      'newest, no time given': { since: null },
       '2 h, 5 h ago': {
         since: new Date(now.getTime() - 5 * 3_600_000),
         until: new Date(now.getTime() - 3 * 3_600_000),

@@ -169,6 +169,42 @@ describe('filters', () => {
     expect(seen).toEqual(all.map((entry) => entry.id));
   });
 
+  it('pages newest first across days when no time is given, an entry a little ahead of this clock included', async () => {
+    // Written as other processes would have: one a minute ahead of this process's clock, two within
+    // the last day, three on earlier days (the service reads the last day first, then the rest).
+    const now = Date.now();
+    const ago = [-60_000, 3_600_000, 20 * 3_600_000, 30 * 3_600_000, 50 * 3_600_000, 6 * 86_400_000];
+    await server.prisma.requestLogEntry.createMany({
+      data: ago.map((ms, i) => ({
+        at: new Date(now - ms),
+        storeId: store.id,
+        keyId: 'key_days',
+        door: 'REST',
+        method: 'GET',
+        route: '/api/v1/category',
+        status: 200,
+        durationMs: 1,
+        requestId: `req_days_${i}`,
+      })),
+    });
+    const pages: string[][] = [];
+    let after: string | null = null;
+    do {
+      const page = await list(`?keyId=key_days&limit=4${after ? `&after=${after}` : ''}`);
+      expect(page.status).toBe(200);
+      pages.push(page.items.map((entry) => entry.requestId));
+      after = page.body.data.nextCursor;
+    } while (after);
+    expect(pages).toEqual([
+      ['req_days_0', 'req_days_1', 'req_days_2', 'req_days_3'],
+      ['req_days_4', 'req_days_5'],
+    ]);
+    const lastDay = await list(
+      `?keyId=key_days&since=${encodeURIComponent(new Date(now - 86_400_000).toISOString())}`,
+    );
+    expect(lastDay.items.map((entry) => entry.requestId)).toEqual(['req_days_0', 'req_days_1', 'req_days_2']);
+  });
+
   it('through GraphQL too', async () => {
     await written();
     const res = await server.graphql(

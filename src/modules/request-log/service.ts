@@ -30,6 +30,31 @@ export interface RequestLogPage {
   nextCursor: string | null;
 }
 
+/** How far ahead of this process's clock another API process may have stamped an entry. */
+const CLOCK_ALLOWANCE_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The time ranges a page is read from, newest first, each bounded so that PostgreSQL plans only the
+ * hour partitions it can touch (README "Request log", storage): never past now (plus a clock
+ * allowance: the 48 hours of partitions made ahead are left out) or past the cursor; and without a
+ * `since`, the last day first, the older days only when that day has too few entries for the page —
+ * planning all of a week's ~200 partitions cost 10–40 ms (bench/BASELINE.md).
+ */
+function timeWindows(
+  now: Date,
+  args: RequestLogFilter,
+  cursor: { at: Date } | null,
+): Prisma.DateTimeFilter[] {
+  let newest = now.getTime() + CLOCK_ALLOWANCE_MS;
+  if (args.until) newest = Math.min(newest, args.until.getTime());
+  const lte = cursor && cursor.at.getTime() < newest ? { lte: cursor.at } : { lt: new Date(newest) };
+  if (args.since) return [{ gte: args.since, ...lte }];
+  const dayBefore = new Date(Math.min(newest, cursor?.at.getTime() ?? newest) - DAY_MS);
+  // The older days' range ends where the last day's begins, itself before `newest` and the cursor.
+  return [{ gte: dayBefore, ...lte }, { lt: dayBefore }];
+}
+
 /** A position in the newest-first order: the last entry's time and id. */
 const encodeCursor = (entry: RequestLogEntry) =>
   Buffer.from(`${entry.at.toISOString()}|${entry.id}`).toString('base64url');
@@ -61,9 +86,6 @@ export async function listRequestLog(
     details.push({ path: 'until', message: 'must be after since' });
   if (details.length > 0) throw validationError(details);
 
-  const at: Prisma.DateTimeFilter = {};
-  if (args.since) at.gte = args.since;
-  if (args.until) at.lt = args.until;
   const where: Prisma.RequestLogEntryWhereInput = {
     storeId,
     ...(args.keyId ? { keyId: args.keyId } : {}),
@@ -71,14 +93,19 @@ export async function listRequestLog(
     ...(args.statusClass ? { status: STATUS_RANGE[args.statusClass] } : {}),
     ...(args.route ? { route: args.route } : {}),
     ...(args.requestId ? { requestId: args.requestId } : {}),
-    ...(at.gte || at.lt ? { at } : {}),
     ...(cursor ? { OR: [{ at: { lt: cursor.at } }, { at: cursor.at, id: { lt: cursor.id } }] } : {}),
   };
-  const rows = await ctx.prisma.requestLogEntry.findMany({
-    where,
-    orderBy: [{ at: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-  });
+  const rows: RequestLogEntry[] = [];
+  for (const at of timeWindows(ctx.now(), args, cursor)) {
+    if (rows.length > limit) break;
+    rows.push(
+      ...(await ctx.prisma.requestLogEntry.findMany({
+        where: { ...where, at },
+        orderBy: [{ at: 'desc' }, { id: 'desc' }],
+        take: limit + 1 - rows.length,
+      })),
+    );
+  }
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
