@@ -86,19 +86,24 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
   };
 
   /**
-   * Writes the buffer in batches of `batchSize`, one statement at a time; a call while one runs
-   * waits for it, then writes. `wholeBatches`: only while a whole batch waits — the rest waits for
-   * the timer. (Draining to the last entry after each write made a busy process write a small batch
-   * after every one, some hundreds of statements a second instead of a few, each with its own
-   * commit: bench/request-log-cost.ts.)
+   * Writes in batches of `batchSize`, one statement at a time; a call while one runs waits for it,
+   * then writes. `all`: everything that waits when it starts (the timer, stop); either way, then
+   * whole batches for as long as they fill. Entries that come in during a write wait for a whole
+   * batch or the next tick: writing them as they came (draining to the last entry after every write)
+   * made a busy process send a small statement after each one, some hundreds a second, each with its
+   * own commit.
    */
-  const drain = async (wholeBatches: boolean): Promise<number> => {
+  const drain = async (all: boolean): Promise<number> => {
     while (writing) await writing;
-    const more = () => buffer.length >= (wholeBatches ? batchSize : 1);
-    if (!more()) return 0;
+    let due = all ? buffer.length : 0;
+    const next = () => (due > 0 ? Math.min(due, batchSize) : buffer.length >= batchSize ? batchSize : 0);
+    if (next() === 0) return 0;
     const run = (async () => {
       let written = 0;
-      while (more()) written += await write(buffer.take(batchSize));
+      for (let count = next(); count > 0; count = next()) {
+        due = Math.max(0, due - count);
+        written += await write(buffer.take(count));
+      }
       return written;
     })();
     writing = run;
@@ -116,7 +121,7 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
     }
   };
 
-  const flush = () => drain(false);
+  const flush = () => drain(true);
 
   const flushSoon = () => {
     if (soon) return;
@@ -124,7 +129,7 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
     setImmediate(() => {
       soon = false;
       // A write under way takes the next whole batch itself when it ends.
-      if (!writing) void drain(true);
+      if (!writing) void drain(false);
     });
   };
 
@@ -155,7 +160,8 @@ export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog
     async stop() {
       clearInterval(timer);
       timer = undefined;
-      await flush();
+      // Everything, even what a last request added during the write.
+      while (buffer.length > 0) await flush();
     },
   };
 }

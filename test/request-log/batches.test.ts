@@ -70,8 +70,16 @@ it('writes whole batches as they fill and leaves the rest for the timer', async 
   expect(await statements()).toBe(2);
   expect(log.waiting()).toBe(50);
 
-  // The timer's flush (or the SIGTERM drain) writes what is left.
-  expect(await log.flush()).toBe(50);
+  // The timer's flush writes what waits when it starts; what comes in during its write waits for
+  // the next tick (or a whole batch), not a statement of its own right after.
+  const flushing = log.flush();
+  for (let i = 250; i < 280; i++) log.record(...finished(storeId, i), 1);
+  expect(await flushing).toBe(50);
   expect(await statements()).toBe(3);
+  expect(log.waiting()).toBe(30);
+
+  // Stopping writes everything.
   await log.stop();
+  expect(log.waiting()).toBe(0);
+  expect(await db.prisma.requestLogEntry.count({ where: { storeId } })).toBe(280);
 });
