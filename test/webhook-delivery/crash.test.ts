@@ -98,6 +98,14 @@ describe('a worker that dies mid-delivery', () => {
       );
     }
 
+    // The jobs the dead worker holds locked (each event's fan-out, which makes the first attempts):
+    // graphile-worker alone would leave them locked for 4 hours.
+    const { rows: deadJobs } = await server.db.pool.query<{ id: string }>(
+      `SELECT id::text FROM graphile_worker.jobs WHERE task_identifier = $1 AND key = ANY($2) AND locked_at IS NOT NULL`,
+      [taskName.fan_out_event, held.map((d) => d.eventId)],
+    );
+    expect(deadJobs).toHaveLength(3);
+
     let survivor: Runner | undefined;
     try {
       survivor = await startTestWorker(server, {
@@ -119,12 +127,27 @@ describe('a worker that dies mid-delivery', () => {
         expect(sent).toHaveLength(2);
         expect(sent[0]?.body).toBe(sent[1]?.body);
       }
-      // The dead worker's jobs were detached and used up: they never run again, even after 4 hours.
-      const { rows } = await server.db.pool.query(
-        `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = '${taskName.deliver_webhook}' AND key = ANY($1)`,
-        [held.map((d) => d.id)],
+      // The dead worker's jobs were detached and used up: they never run again, even after 4 hours
+      // (graphile-worker takes a job only while attempts < max_attempts).
+      const { rows: detached } = await server.db.pool.query<{
+        id: string;
+        key: string | null;
+        spent: boolean;
+      }>(
+        `SELECT id::text, key, attempts >= max_attempts AS spent FROM graphile_worker.jobs WHERE id = ANY($1::bigint[])`,
+        [deadJobs.map((job) => job.id)],
       );
-      expect(rows[0].n).toBe(0);
+      expect(detached).toHaveLength(3);
+      for (const job of detached) expect(job).toEqual({ id: job.id, key: null, spent: true });
+      // The survivor's own jobs finish just after the delivery is recorded (the job is removed once the
+      // task returns); then no job is left for these deliveries or their events.
+      await eventually(async () => {
+        const { rows } = await server.db.pool.query(
+          `SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ANY($1)`,
+          [[...held.map((d) => d.id), ...held.map((d) => d.eventId)]],
+        );
+        return rows[0].n === 0;
+      }, 10_000);
     } finally {
       await survivor?.stop();
     }
