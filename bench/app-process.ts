@@ -5,13 +5,15 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
+import type { Writable } from 'node:stream';
+import { Client } from 'pg';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { connectDatabase } from '../src/db/client';
 import { listen } from '../src/http/server';
 import { createLogger } from '../src/logger';
 import { connectRedis } from '../src/redis';
+import { BATCH_BEGIN, BATCH_COMMIT } from '../src/request-log/recorder';
 import { createRuntime } from '../src/runtime';
 
 async function main() {
@@ -25,7 +27,13 @@ async function main() {
     commandTimeoutMs: config.redisTimeoutMs,
   });
   await new Promise((resolve) => redis.once('ready', resolve));
-  if (process.env.BENCH_REQUEST_LOG_UNWRITTEN) unwrittenRequestLog();
+  if (process.env.BENCH_REQUEST_LOG_UNWRITTEN) divertRequestLog(async () => {}, true);
+  if (process.env.BENCH_REQUEST_LOG_SENT_ONLY)
+    divertRequestLog(
+      (client, text, query) =>
+        query.call(client, { text: 'SELECT octet_length($1::text)', values: [text] }) as Promise<unknown>,
+      false,
+    );
   const prefix = process.env.BENCH_REDIS_PREFIX ?? `bench:${process.pid}:`;
   const runtime = createRuntime({ config, prisma: db.prisma, redis, logger, redisKeyPrefix: prefix });
   await runtime.start();
@@ -47,18 +55,48 @@ async function main() {
   });
 }
 
+type Query = (this: Client, ...args: unknown[]) => unknown;
+
 /**
- * bench/request-log-cost.ts's "unwritten" process: the request log records every entry and makes
- * each batch's parameters as ever, but the batch's INSERT never reaches PostgreSQL (it answers at
- * once) — what the log costs the API process alone, apart from the database's write.
+ * bench/request-log-cost.ts's "unwritten" and "sent only" processes: the request log records every
+ * entry and makes each batch's COPY text as ever, but the COPY goes to `take` instead of PostgreSQL.
+ * Unwritten (`alone`): nothing reaches PostgreSQL — the batch's BEGIN and COMMIT answer at once too —
+ * what the log costs the API process alone. Sent only: the batch's transaction is real and its text
+ * reaches PostgreSQL as the parameter of a statement that only measures its length — what the write
+ * costs apart from PostgreSQL's insert.
  */
-function unwrittenRequestLog(): void {
-  const query = Pool.prototype.query as (...args: unknown[]) => unknown;
-  Pool.prototype.query = function (this: Pool, ...args: unknown[]) {
-    if (typeof args[0] === 'string' && args[0].startsWith('INSERT INTO "RequestLogEntry"'))
+function divertRequestLog(
+  take: (client: Client, text: string, query: Query) => Promise<unknown>,
+  alone: boolean,
+) {
+  const query = Client.prototype.query as Query;
+  const inBatch = new WeakSet<object>();
+  Client.prototype.query = function (this: Client, ...args: unknown[]) {
+    const first = args[0] as { text?: unknown } | string;
+    const text = typeof first === 'string' ? first : first?.text;
+    if (alone && text === BATCH_BEGIN) {
+      inBatch.add(this);
       return Promise.resolve({ rowCount: 0, rows: [] });
+    }
+    if (alone && inBatch.has(this) && text === BATCH_COMMIT) {
+      inBatch.delete(this);
+      return Promise.resolve({ rowCount: 0, rows: [] });
+    }
+    if (typeof text === 'string' && text.startsWith('COPY "RequestLogEntry"')) {
+      const copy = first as unknown as Writable;
+      const chunks: Buffer[] = [];
+      copy._write = (chunk, _encoding, done) => {
+        chunks.push(Buffer.from(chunk));
+        done();
+      };
+      (copy as { _writev?: unknown })._writev = undefined;
+      copy._final = (done) => {
+        take(this, Buffer.concat(chunks).toString(), query).then(() => done(), done);
+      };
+      return copy;
+    }
     return query.apply(this, args);
-  } as typeof Pool.prototype.query;
+  } as typeof Client.prototype.query;
 }
 
 /**

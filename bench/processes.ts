@@ -26,10 +26,25 @@ export function runLoad(input: LoadInput): Promise<LoadResult> {
 
 const TICK_MS = 10; // /proc clock ticks (USER_HZ 100)
 
-/** User + system CPU time of a process so far, in ms. */
-export function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+/** User + system CPU time of a process so far, in ms (`task`: one of its threads). */
+export function cpuMsOf(pid: number, task?: number): number {
+  const file = task === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${task}/stat`;
+  const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** CPU time (ms) of a process's threads other than its main one: in node, V8's GC helpers and libuv's pool. */
+export function otherThreadsCpuMs(pid: number): number {
+  let ms = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`).map(Number))
+    if (task !== pid) {
+      try {
+        ms += cpuMsOf(pid, task);
+      } catch {
+        // a thread that ended meanwhile
+      }
+    }
+  return ms;
 }
 
 /** Every process's parent and CPU time so far (ms), from /proc/<pid>/stat. */

@@ -6,7 +6,7 @@ import { createLogger } from '../src/logger';
 import { connectRedis } from '../src/redis';
 import { cpuSince, median, postgresCpuMs } from './alternating';
 import { withBenchDatabase } from './database';
-import { type AppProcess, cpuMsOf, issueKeys, runLoad, startServer } from './processes';
+import { type AppProcess, cpuMsOf, issueKeys, otherThreadsCpuMs, runLoad, startServer } from './processes';
 import { deleteKeysUnder } from './redis-keys';
 
 /**
@@ -37,15 +37,24 @@ const PAGE = '/api/v1/product?limit=25';
 const CACHES = (['cached', 'uncached'] as const).filter(
   (cache) => process.env.BENCH_CACHE === undefined || process.env.BENCH_CACHE === cache,
 );
-/** BENCH_UNWRITTEN=1 adds a process that records and makes its batches but never sends them (bench/app-process.ts). */
-const LOGS = (['log on', 'log off', 'log off (control)', 'log on, unwritten'] as const).filter(
-  (log) => log !== 'log on, unwritten' || process.env.BENCH_UNWRITTEN === '1',
+/**
+ * BENCH_UNWRITTEN=1 adds a process that records and makes its batches but never sends them;
+ * BENCH_SENT=1 one whose batches reach PostgreSQL, which only measures their length (bench/app-process.ts).
+ */
+const LOGS = (
+  ['log on', 'log off', 'log off (control)', 'log on, unwritten', 'log on, sent only'] as const
+).filter(
+  (log) =>
+    (log !== 'log on, unwritten' || process.env.BENCH_UNWRITTEN === '1') &&
+    (log !== 'log on, sent only' || process.env.BENCH_SENT === '1'),
 );
 const FRESH = process.env.BENCH_FRESH !== '0';
 const here = path.join(__dirname, '..');
 
 interface Round {
   rps: number;
+  /** The API process's threads other than the main one (V8's garbage collector's helpers, mostly). */
+  threads: number;
   api: number;
   db: number;
   cluster: number;
@@ -85,6 +94,7 @@ async function run(databaseUrl: string) {
               }),
               BENCH_REDIS_PREFIX: redisPrefix,
               ...(log === 'log on, unwritten' ? { BENCH_REQUEST_LOG_UNWRITTEN: '1' } : {}),
+              ...(log === 'log on, sent only' ? { BENCH_REQUEST_LOG_SENT_ONLY: '1' } : {}),
             },
             here,
           ),
@@ -120,6 +130,7 @@ async function run(databaseUrl: string) {
         const app = apps.get(name) as AppProcess;
         const pid = app.child.pid as number;
         const apiBefore = cpuMsOf(pid);
+        const threadsBefore = otherThreadsCpuMs(pid);
         const dbBefore = postgresCpuMs(database);
         const clusterBefore = postgresCpuMs();
         const result = await load(app, DURATION_MS);
@@ -130,6 +141,7 @@ async function run(databaseUrl: string) {
         (rounds.get(name) as Round[]).push({
           rps: result.rps,
           api: (cpuMsOf(pid) - apiBefore) / result.requests,
+          threads: (otherThreadsCpuMs(pid) - threadsBefore) / result.requests,
           db: cpuSince(dbBefore, postgresCpuMs(database)) / result.requests,
           cluster: cpuSince(clusterBefore, postgresCpuMs()) / result.requests,
         });
@@ -142,7 +154,7 @@ async function run(databaseUrl: string) {
     for (const [name, measured] of rounds) {
       const of = (field: keyof Round) => median(measured.map((r) => r[field]));
       console.log(
-        `  ${name.padEnd(28)} ${of('rps').toFixed(0).padStart(5)} req/s  CPU per request: API ${of('api').toFixed(3)} ms, PostgreSQL ${of('db').toFixed(3)} ms (all its processes ${of('cluster').toFixed(3)})  (rounds ${measured.map((r) => r.rps.toFixed(0)).join(', ')})`,
+        `  ${name.padEnd(28)} ${of('rps').toFixed(0).padStart(5)} req/s  CPU per request: API ${of('api').toFixed(3)} ms (other threads ${of('threads').toFixed(3)}), PostgreSQL ${of('db').toFixed(3)} ms (all its processes ${of('cluster').toFixed(3)})  (rounds ${measured.map((r) => r.rps.toFixed(0)).join(', ')})`,
       );
     }
     for (const cache of CACHES) {

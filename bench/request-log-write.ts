@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connectDatabase } from '../src/db/client';
 import { newRequestId } from '../src/http/request-state';
-import { COLUMN_TYPES, RequestLogBatch, type RequestLogRow } from '../src/request-log/entry';
-import { COLUMN_LIST, unnestInsert, writeBatch } from '../src/request-log/recorder';
+import { COLUMN_TYPES, type RequestLogRow } from '../src/request-log/entry';
+import { COLUMN_LIST, writeBatch } from '../src/request-log/recorder';
 import { alternatingRounds, median } from './alternating';
 import { withBenchDatabase } from './database';
 
@@ -13,17 +13,17 @@ import { withBenchDatabase } from './database';
  * figures a machine shared with other work blurs far less than throughput.
  *   before          the recorder before issue 32's cost work: 13 arrays through Prisma's
  *                   $executeRawUnsafe into a table keyed and indexed as migrations 060000 + 070000 made it
- *   recorder        the recorder now (writeBatch: 13 array literals written by RequestLogBatch, on the
+ *   recorder        the recorder now (writeBatch: COPY text written by RequestLogBatch, on the
  *                   pg pool, synchronous_commit off) into the table as migrated (this hour's partition:
  *                   the primary key alone), with request ids as newRequestId() makes them now
  *                   (time first); so do the other ways into that table; the
  *                   variant tables get random ones, as before, unless named otherwise
  *   Ways of sending, into the table as migrated:
  *     prisma unnest   13 JavaScript arrays through Prisma's $executeRawUnsafe
- *     pg unnest, pg converts the arrays   the same through the pg pool (the recorder before it wrote
- *                     the literals itself)
+ *     pg unnest, array literals   INSERT … unnest of 13 array literals (the recorder before COPY)
+ *     pg unnest, pg converts the arrays   the same with pg making the literals (the recorder before that)
  *     pg json / prisma json   one JSON text parameter, json_to_recordset
- *   Keys and indexes (the recorder's literals, into a table of the same columns with only that key and those indexes)
+ *   Keys and indexes (the recorder's COPY, into a table of the same columns with only that key and those indexes)
  * Options: BENCH_ROUNDS (5), BENCH_BATCHES (batches per way and round, 10), BENCH_WAYS (a list of way
  * names to run, separated by `;`, all by default).
  */
@@ -31,6 +31,27 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 10);
 const BATCH = 1000;
 const KEYS = 1000;
+
+/** The way batches were written before COPY: one INSERT of thirteen arrays, unnested. */
+const unnestInsert = (table: string) =>
+  `INSERT INTO ${table} (${COLUMN_LIST}) SELECT * FROM unnest(${Object.values(COLUMN_TYPES)
+    .map((type, i) => `$${i + 1}::${type}[]`)
+    .join(', ')})`;
+
+/** `{"a","b",NULL,3}`: each column as the array literal the recorder wrote itself before COPY. */
+const arrayLiterals = (rows: RequestLogRow[]): string[] =>
+  (Object.keys(COLUMN_TYPES) as Array<keyof RequestLogRow>).map((column) => {
+    const values = rows.map((row) => (column === 'at' ? row.at.toISOString().slice(0, 23) : row[column]));
+    return `{${values
+      .map((value) =>
+        value === null
+          ? 'NULL'
+          : typeof value === 'number'
+            ? value
+            : `"${String(value).replace(/["\\]/g, '\\$&')}"`,
+      )
+      .join(',')}}`;
+  });
 
 const jsonInsert = (table: string) => `INSERT INTO ${table} (${COLUMN_LIST})
   SELECT ${COLUMN_LIST} FROM json_to_recordset($1::json) AS r(${Object.entries(COLUMN_TYPES)
@@ -47,7 +68,7 @@ const INDEXES: Record<string, string> = {
 
 /**
  * The thirteen columns as JavaScript arrays, which the driver turns into array literals itself (as
- * the recorder sent them before RequestLogBatch.parameters() wrote the literals).
+ * the recorder sent them before it wrote the literals itself).
  */
 const jsArrays = (rows: RequestLogRow[]): unknown[] =>
   (Object.keys(COLUMN_TYPES) as Array<keyof RequestLogRow>).map((column) =>
@@ -87,6 +108,8 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       before: () =>
         db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogVariant0"'), ...jsArrays(batch(storeId))),
       recorder: () => writeBatch(db.pool, batch(storeId, true)),
+      'pg unnest, array literals (the recorder before COPY)': () =>
+        db.pool.query(unnestInsert('"RequestLogEntry"'), arrayLiterals(batch(storeId, true))),
       'prisma unnest': () =>
         db.prisma.$executeRawUnsafe(unnestInsert('"RequestLogEntry"'), ...jsArrays(batch(storeId, true))),
       'pg unnest, pg converts the arrays': () =>
@@ -95,7 +118,7 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       'prisma json': () =>
         db.prisma.$executeRawUnsafe(jsonInsert('"RequestLogEntry"'), JSON.stringify(batch(storeId, true))),
     };
-    // Tables of the same columns with another key and other indexes, written the `pg unnest` way.
+    // Tables of the same columns with another key and other indexes, written as the recorder does.
     const now = ['store,key,at,id', 'store,requestId', 'store,status,at'];
     const variants: Array<{ name: string; pk: string; indexes: string[]; ordered?: boolean }> = [
       { name: 'pk(at,id) + all four (as before)', pk: '"at", id', indexes: Object.keys(INDEXES) },
@@ -128,8 +151,7 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
       );
       for (const index of variant.indexes) await db.pool.query(`CREATE INDEX ON ${table} ${INDEXES[index]}`);
       tables[variant.name] = { table, ordered: variant.ordered };
-      ways[variant.name] = () =>
-        db.pool.query(unnestInsert(table), RequestLogBatch.of(batch(storeId, variant.ordered)).parameters());
+      ways[variant.name] = () => writeBatch(db.pool, batch(storeId, variant.ordered), table);
     }
     const only = process.env.BENCH_WAYS?.split(';');
     const chosen = only
@@ -151,31 +173,24 @@ withBenchDatabase('request_log_write', async (databaseUrl) => {
         `  ${name.padEnd(52)} API ${perEntry((m) => m.cpu)}  PostgreSQL ${perEntry((m) => m.db)}  wall ${perEntry((m) => m.wall)}`,
       );
     }
-    // What PostgreSQL did for one more batch into each table (after the rounds, so at their size):
-    // WAL and buffers count the work itself, which the machine's load does not change.
-    console.log('One batch more into each table (EXPLAIN ANALYZE, median of 3): per entry');
+    // The WAL one more batch into each table writes (after the rounds, so at their size; the server's
+    // WAL position before and after, so nothing else may write meanwhile): it counts the work itself,
+    // which the machine's load does not change.
+    console.log('One batch more into each table (median of 3): WAL bytes per entry');
+    const walPosition = async () =>
+      (await db.pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]?.lsn;
     for (const [name, { table, ordered }] of Object.entries(tables)) {
-      const runs: Array<{ records: number; bytes: number; fpi: number; blocks: number; ms: number }> = [];
+      const bytes: number[] = [];
       for (let run = 0; run < 3; run++) {
-        const { rows } = await db.pool.query(
-          `EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) ${unnestInsert(table)}`,
-          RequestLogBatch.of(batch(storeId, ordered)).parameters(),
+        const before = await walPosition();
+        await writeBatch(db.pool, batch(storeId, ordered), table);
+        const { rows } = await db.pool.query<{ bytes: number }>(
+          'SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1)::float8 AS bytes',
+          [before],
         );
-        const plan = (
-          rows[0] as { 'QUERY PLAN': Array<{ Plan: Record<string, number>; 'Execution Time': number }> }
-        )['QUERY PLAN'][0] as { Plan: Record<string, number>; 'Execution Time': number };
-        runs.push({
-          records: plan.Plan['WAL Records'] ?? 0,
-          bytes: plan.Plan['WAL Bytes'] ?? 0,
-          fpi: plan.Plan['WAL FPI'] ?? 0,
-          blocks: (plan.Plan['Shared Hit Blocks'] ?? 0) + (plan.Plan['Shared Read Blocks'] ?? 0),
-          ms: plan['Execution Time'],
-        });
+        bytes.push(rows[0]?.bytes ?? 0);
       }
-      const med = (pick: (r: (typeof runs)[number]) => number) => median(runs.map(pick)) / BATCH;
-      console.log(
-        `  ${name.padEnd(52)} WAL ${med((r) => r.records).toFixed(2)} records, ${med((r) => r.bytes).toFixed(0)} bytes (${med((r) => r.fpi).toFixed(3)} full pages); ${med((r) => r.blocks).toFixed(1)} buffers; ${(med((r) => r.ms) * 1000).toFixed(1)} µs executing`,
-      );
+      console.log(`  ${name.padEnd(52)} WAL ${(median(bytes) / BATCH).toFixed(0)} bytes`);
     }
   } finally {
     await db.close();

@@ -1,15 +1,16 @@
+import { finished } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import type { Pool } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Logger } from 'pino';
 import { type Db, poolOf } from '../db/client';
 import { COLUMN_TYPES, loggedPrincipal, RequestLogBatch, type RequestLogRow, recordRequest } from './entry';
 
 /**
  * The request log's writer (README "Request log"): each finished authenticated request becomes a
- * row in this process's buffer, and the buffer is written in batches — one multi-row INSERT every
- * `flushMs`, or as soon as `batchSize` rows wait — never awaited by a request. The batch goes
- * straight to the API's pg pool, one array per column, and commits without waiting for its WAL
- * flush (a crash may lose the last second of entries). A full buffer (the
+ * row in this process's buffer, and the buffer is written in batches — one COPY every `flushMs`,
+ * or as soon as `batchSize` rows wait — never awaited by a request. The batch goes straight to the
+ * API's pg pool as COPY text, and commits without waiting for its WAL flush (a crash may lose the last second of entries). A full buffer (the
  * database slow or away) drops the new row and counts it (`request_log_dropped_total`), never
  * blocks; a batch the database refused is dropped and counted too. stop() writes what is left.
  */
@@ -31,7 +32,7 @@ export interface RequestLogOptions {
   /** Rows held at most; past it new rows are dropped and counted. */
   bufferMax: number;
   flushMs: number;
-  /** Rows per INSERT; a buffer this full is written without waiting for the timer. */
+  /** Rows per COPY; a buffer this full is written without waiting for the timer. */
   batchSize?: number;
   now: () => Date;
   logger: Logger;
@@ -42,30 +43,48 @@ export const COLUMN_LIST = Object.keys(COLUMN_TYPES)
   .map((column) => `"${column}"`)
   .join(', ');
 
-/** One INSERT of a batch into `table`, whatever its size: unnest of one typed array per column. */
-export const unnestInsert = (table: string) =>
-  `INSERT INTO ${table} (${COLUMN_LIST}) SELECT * FROM unnest(${Object.values(COLUMN_TYPES)
-    .map((type, i) => `$${i + 1}::${type}[]`)
-    .join(', ')})`;
+/** The COPY a batch is written with into `table` (a test or bench may name another of the same columns). */
+export const copyInto = (table: string) => `COPY ${table} (${COLUMN_LIST}) FROM STDIN`;
 
-// One statement whatever the batch's size, so PostgreSQL parses and plans it once per connection (a
-// named statement: src/db/prepared-statements.ts). The one-time filter sets synchronous_commit off
-// for this statement's own transaction only (an InitPlan runs once): the commit does not wait for
-// its WAL to reach the disk, so a crash of PostgreSQL may lose the last batches of entries, never the
-// API's own data (README "Request log", durability).
-const INSERT = `${unnestInsert('"RequestLogEntry"')}
-   WHERE (SELECT set_config('synchronous_commit', 'off', true)) = 'off'`;
+/** A batch's transaction: its own, with synchronous_commit off; each text names the log (pg_stat_activity, tests). */
+export const BATCH_BEGIN = 'BEGIN /* request log */; SET LOCAL synchronous_commit = off';
+export const BATCH_COMMIT = 'COMMIT /* request log */';
 
-/** Writes one batch: one statement on `pool` (a connection of the API's own pool). */
-export async function writeBatch(pool: Pool, batch: RequestLogBatch | RequestLogRow[]): Promise<void> {
-  const columns = Array.isArray(batch) ? RequestLogBatch.of(batch) : batch;
-  await pool.query(INSERT, columns.parameters());
+/** Whether a statement is one of the request log's batch writes (which land in whichever request a test counts). */
+export const isRequestLogWrite = (sql: string): boolean =>
+  sql === BATCH_BEGIN || sql === BATCH_COMMIT || sql.startsWith('COPY "RequestLogEntry"');
+
+/**
+ * Writes one batch on a connection of `pool` (the API's own pool): COPY in a transaction of its own,
+ * whose commit does not wait for its WAL to reach the disk (synchronous_commit off, for this
+ * transaction only), so a crash of PostgreSQL may lose the last batches of entries, never the API's
+ * own data (README "Request log", durability). Three round trips a batch; a connection whose COPY
+ * failed is closed, not lent again mid-transaction.
+ */
+export async function writeBatch(
+  pool: Pool,
+  batch: RequestLogBatch | RequestLogRow[],
+  table = '"RequestLogEntry"',
+): Promise<void> {
+  const text = (Array.isArray(batch) ? RequestLogBatch.of(batch) : batch).copyText();
+  const client = await pool.connect();
+  try {
+    await client.query(BATCH_BEGIN);
+    const copy = client.query(copyFrom(copyInto(table)));
+    copy.end(text);
+    await finished(copy);
+    await client.query(BATCH_COMMIT);
+    client.release();
+  } catch (error) {
+    client.release(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
 }
 
 export function createRequestLog(db: Db, options: RequestLogOptions): RequestLog {
   const batchSize = options.batchSize ?? 1000;
-  // Not Prisma's $executeRawUnsafe: its handling of 13 arrays of 1,000 parameters cost the API
-  // process more CPU than everything else of the write (bench/request-log-write.ts).
+  // Not through Prisma, which has no COPY (and whose handling of 13 arrays of 1,000 parameters cost
+  // the API process more CPU than everything else of the write: bench/request-log-write.ts).
   const pool = poolOf(db);
   const buffer = new RequestLogBatch();
   let dropped = 0;

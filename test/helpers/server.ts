@@ -8,6 +8,7 @@ import { listen } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
 import type { RedisClient } from '../../src/redis';
 import { connectRedis } from '../../src/redis';
+import { isRequestLogWrite } from '../../src/request-log/recorder';
 import { createRuntime, type Runtime } from '../../src/runtime';
 import { createDatabaseFromTemplate, redisUrl } from './databases';
 
@@ -149,8 +150,8 @@ export async function startTestServer(
   };
 }
 
-/** The request log's batched write, which lands in whichever request a test happens to count. */
-export const isRequestLogWrite = (sql: string): boolean => sql.startsWith('INSERT INTO "RequestLogEntry"');
+/** The request log's batched write (its BEGIN, COPY and COMMIT) lands in whichever request a test happens to count. */
+export { isRequestLogWrite };
 
 const requestStatements =
   (onQuery: (sql: string) => void) =>

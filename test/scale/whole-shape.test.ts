@@ -119,6 +119,29 @@ describe('two API processes through PgBouncer, a replica, a Redis Cluster, a wor
     expect(statuses.filter((status) => status === 429)).toHaveLength(10);
   });
 
+  it("write both processes' request log through PgBouncer (each batch a COPY in a transaction of its own)", async () => {
+    const { storeId, keyId, secret } = await storeWithKey();
+    const requestIds = api.map((_, i) => `scale-log-${i}-${Date.now()}`);
+    for (const [i, service] of api.entries()) {
+      const res = await fetch(`${service.baseUrl}/api/v1/category`, {
+        headers: { 'tt-api-key': secret, 'x-request-id': requestIds[i] as string },
+      });
+      expect(res.status).toBe(200);
+    }
+    // Each process writes on its timer (REQUEST_LOG_FLUSH_MS, 1 s).
+    const rows = await eventually(async () => {
+      const found = await direct.prisma.requestLogEntry.findMany({
+        where: { storeId, requestId: { in: requestIds } },
+        orderBy: { requestId: 'asc' },
+      });
+      return found.length === requestIds.length ? found : null;
+    }, 20_000);
+    for (const [i, row] of rows.entries())
+      expect(row).toEqual(
+        expect.objectContaining({ requestId: requestIds[i], keyId, route: '/api/v1/category', status: 200 }),
+      );
+  });
+
   it('refuse a revoked key in both processes at once', async () => {
     const { storeId, secret: admin } = await storeWithKey();
     const target = await makeKey(direct.prisma, storeId);
