@@ -48,7 +48,7 @@ const arrayLiterals = (rows: RequestLogRow[]): string[] =>
           ? 'NULL'
           : typeof value === 'number'
             ? value
-            : `"${String(value).replace(/["\\]/g, '\\$&')}"`,
+            : `"${String(value).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`,
       )
       .join(',')}}`;
   });
