@@ -93,6 +93,9 @@ function divertRequestLog(
       copy._final = (done) => {
         take(this, Buffer.concat(chunks).toString(), query).then(() => done(), done);
       };
+      // pg-copy-streams' own _destroy waits for PostgreSQL's answer to a COPY never sent: the stream
+      // would never close, and the recorder's write (which awaits its close) never end.
+      copy._destroy = (error, done) => done(error);
       return copy;
     }
     return query.apply(this, args);

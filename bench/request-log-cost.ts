@@ -23,7 +23,10 @@ import { deleteKeysUnder } from './redis-keys';
  * process's own, and PostgreSQL's (the bench database's backends, and every postgres process:
  * autovacuum, the WAL writer). bench/request-log-write.ts takes the write alone apart.
  * BENCH_UNWRITTEN=1 adds a log-on process whose batches are made but never sent: the log's cost to the
- * API alone, apart from PostgreSQL's write.
+ * API alone, apart from PostgreSQL's write; BENCH_SENT=1 one whose batches reach PostgreSQL as the
+ * parameter of a statement that only measures them: the write apart from PostgreSQL's insert. After
+ * every round each process's request_log_dropped_total must still be 0: a log that drops entries
+ * (its buffer full, a write that never ends) measures nothing.
  * Options: BENCH_DURATION_MS (4000), BENCH_WARM_UP_MS (2000), BENCH_ROUNDS (9), BENCH_CONCURRENCY (16), BENCH_KEYS (1000),
  * BENCH_CACHE (`cached` or `uncached`: that page's processes only), BENCH_FRESH (1: new processes
  * for every round, each warmed up; 0: the same processes throughout).
@@ -49,6 +52,14 @@ const LOGS = (
     (log !== 'log on, sent only' || process.env.BENCH_SENT === '1'),
 );
 const FRESH = process.env.BENCH_FRESH !== '0';
+const METRICS_TOKEN = randomBytes(16).toString('hex');
+
+/** Entries a process's request log dropped so far (buffer full, or a batch refused or never ending). */
+async function droppedEntries(app: AppProcess): Promise<number> {
+  const res = await fetch(`${app.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  return Number(/^request_log_dropped_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+}
 const here = path.join(__dirname, '..');
 
 interface Round {
@@ -74,6 +85,8 @@ async function run(databaseUrl: string) {
     // cached rounds' requests (429s), as every other throughput bench here sets too.
     RATE_LIMIT_MAX: '100000000',
     COST_BUDGET_POINTS: '1000000000',
+    // To read each process's request_log_dropped_total: a log that drops entries measures nothing.
+    METRICS_TOKEN: METRICS_TOKEN,
   };
   const redisPrefix = `bench:${process.pid}:`;
   const names = CACHES.flatMap((cache) => LOGS.map((log) => `${cache}, ${log}`));
@@ -138,6 +151,8 @@ async function run(databaseUrl: string) {
           throw new Error(
             `${name}: ${result.errors} responses were not 200: ${JSON.stringify(result.unexpected)}`,
           );
+        const dropped = await droppedEntries(app);
+        if (dropped !== 0) throw new Error(`${name}: its request log dropped ${dropped} entries`);
         (rounds.get(name) as Round[]).push({
           rps: result.rps,
           api: (cpuMsOf(pid) - apiBefore) / result.requests,

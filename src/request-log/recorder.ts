@@ -11,8 +11,9 @@ import { COLUMN_TYPES, loggedPrincipal, RequestLogBatch, type RequestLogRow, rec
  * row in this process's buffer, and the buffer is written in batches — one COPY every `flushMs`,
  * or as soon as `batchSize` rows wait — never awaited by a request. The batch goes straight to the
  * API's pg pool as COPY text, and commits without waiting for its WAL flush (a crash may lose the
- * last second of entries). A full buffer (the database slow or away) drops the new row and counts it (`request_log_dropped_total`), never
- * blocks; a batch the database refused is dropped and counted too. stop() writes what is left.
+ * last second of entries). A full buffer (the database slow or away) drops the new row and counts
+ * it (`request_log_dropped_total`), never blocks; a batch the database refused is dropped and
+ * counted too. stop() writes what is left.
  */
 export interface RequestLog {
   readonly enabled: boolean;
