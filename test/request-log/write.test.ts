@@ -144,4 +144,8 @@ it('fails a batch PostgreSQL refuses as a whole, and the pool goes on writing th
   const written = await db.prisma.requestLogEntry.findMany({ where: { storeId: 'store_refused' } });
   expect(written.map((row) => row.requestId)).toEqual(['req_good']);
   expect((await db.pool.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('on');
+  // Refused before any data is taken (the COPY itself fails): the write still ends, as a failure.
+  await expect(writeBatch(db.pool, [good], '"NoSuchTable"')).rejects.toThrow(/does not exist/);
+  await writeBatch(db.pool, [{ ...good, requestId: 'req_after' }]);
+  expect(await db.prisma.requestLogEntry.count({ where: { storeId: 'store_refused' } })).toBe(2);
 });
