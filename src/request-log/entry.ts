@@ -97,7 +97,7 @@ export class RequestLogBatch {
 
   /**
    * The batch in COPY's text format: a line an entry, its columns in the order of `COLUMN_TYPES`
-   * separated by tabs, null as `\N`. COPY costs PostgreSQL about a third less CPU an entry than
+   * separated by tabs, null as `\N`. COPY costs PostgreSQL a third to a half less CPU an entry than
    * INSERT … unnest of thirteen arrays (bench/request-log-write.ts).
    */
   copyText(): string {
@@ -127,7 +127,9 @@ function isoTimes(times: number[]): string[] {
   });
 }
 
+/** What COPY's text format gives meaning to (tested for, then replaced: one class, two flags). */
 const COPY_SPECIAL = /[\\\t\n\r\0]/;
+const COPY_SPECIAL_ALL = new RegExp(COPY_SPECIAL.source, 'g');
 const COPY_ESCAPES: Record<string, string> = {
   '\\': '\\\\',
   '\t': '\\t',
@@ -144,7 +146,7 @@ const COPY_ESCAPES: Record<string, string> = {
 export function copyField(value: string | number | null): string {
   if (value === null) return '\\N';
   if (typeof value === 'number') return String(value);
-  return COPY_SPECIAL.test(value) ? value.replace(/[\\\t\n\r\0]/g, (c) => COPY_ESCAPES[c] as string) : value;
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c] as string) : value;
 }
 
 /**
