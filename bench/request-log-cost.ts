@@ -179,11 +179,14 @@ async function run(databaseUrl: string) {
         median(a.map((value, round) => value / (b[round] as number)));
       const ratio = paired(rps('log on'), rps('log off'));
       const control = paired(rps('log off (control)'), rps('log off'));
-      const unwritten = LOGS.includes('log on, unwritten')
-        ? `; unwritten / off ${paired(rps('log on, unwritten'), rps('log off')).toFixed(3)}`
-        : '';
+      const beside = (['log on, unwritten', 'log on, sent only'] as const)
+        .filter((log) => LOGS.includes(log))
+        .map(
+          (log) => `; ${log.slice('log on, '.length)} / off ${paired(rps(log), rps('log off')).toFixed(3)}`,
+        )
+        .join('');
       console.log(
-        `  ${cache}: log on / off ${ratio.toFixed(3)} (median of the rounds' own ratios; ratio of the medians ${(median(rps('log on')) / median(rps('log off'))).toFixed(3)}); control off / off ${control.toFixed(3)}${unwritten} — target ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'}`,
+        `  ${cache}: log on / off ${ratio.toFixed(3)} (median of the rounds' own ratios; ratio of the medians ${(median(rps('log on')) / median(rps('log off'))).toFixed(3)}); control off / off ${control.toFixed(3)}${beside} — target ≥ 0.95: ${ratio >= 0.95 ? 'met' : 'NOT met'}`,
       );
     }
   } finally {
