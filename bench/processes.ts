@@ -47,6 +47,20 @@ export function otherThreadsCpuMs(pid: number): number {
   return ms;
 }
 
+/**
+ * The whole machine's CPU time so far (ms, all cores) from /proc/stat: busy (user, nice, system, irq,
+ * softirq, steal) and idle (idle, iowait). What share of the cores a run left idle tells a bench whether
+ * its processes were short of CPU or waiting on one another (bench/request-log-cost.ts).
+ */
+export function machineCpuMs(): { busy: number; idle: number } {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number);
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
+  return { busy: (user + nice + system + irq + softirq + steal) * TICK_MS, idle: (idle + iowait) * TICK_MS };
+}
+
 /** Every process's parent and CPU time so far (ms), from /proc/<pid>/stat. */
 function processTable(): Map<number, { ppid: number; cpuMs: number }> {
   const table = new Map<number, { ppid: number; cpuMs: number }>();

@@ -6,7 +6,15 @@ import { createLogger } from '../src/logger';
 import { connectRedis } from '../src/redis';
 import { cpuSince, median, postgresCpuMs } from './alternating';
 import { withBenchDatabase } from './database';
-import { type AppProcess, cpuMsOf, issueKeys, otherThreadsCpuMs, runLoad, startServer } from './processes';
+import {
+  type AppProcess,
+  cpuMsOf,
+  issueKeys,
+  machineCpuMs,
+  otherThreadsCpuMs,
+  runLoad,
+  startServer,
+} from './processes';
 import { deleteKeysUnder } from './redis-keys';
 
 /**
@@ -21,7 +29,10 @@ import { deleteKeysUnder } from './redis-keys';
  * came out 0.92 of each other.
  * Also CPU per request, which other work on the machine blurs less than throughput: each API
  * process's own, and PostgreSQL's (the bench database's backends, and every postgres process:
- * autovacuum, the WAL writer). bench/request-log-write.ts takes the write alone apart.
+ * autovacuum, the WAL writer), and the share of the machine's cores left idle during each round (a
+ * quarter on the cached page, log on or off: the processes wait on one another, so its throughput is
+ * the API main thread's latency, not the machine's CPU). bench/request-log-write.ts takes the write
+ * alone apart.
  * BENCH_UNWRITTEN=1 adds a log-on process whose batches are made but never sent: the log's cost to the
  * API alone, apart from PostgreSQL's write; BENCH_SENT=1 one whose batches reach PostgreSQL as the
  * parameter of a statement that only measures them: the write apart from PostgreSQL's insert. After
@@ -69,6 +80,8 @@ interface Round {
   api: number;
   db: number;
   cluster: number;
+  /** The share of the machine's cores left idle during the round, %. */
+  idle: number;
 }
 
 async function run(databaseUrl: string) {
@@ -146,7 +159,9 @@ async function run(databaseUrl: string) {
         const threadsBefore = otherThreadsCpuMs(pid);
         const dbBefore = postgresCpuMs(database);
         const clusterBefore = postgresCpuMs();
+        const machineBefore = machineCpuMs();
         const result = await load(app, DURATION_MS);
+        const machine = machineCpuMs();
         if (result.errors > 0)
           throw new Error(
             `${name}: ${result.errors} responses were not 200: ${JSON.stringify(result.unexpected)}`,
@@ -159,6 +174,9 @@ async function run(databaseUrl: string) {
           threads: (otherThreadsCpuMs(pid) - threadsBefore) / result.requests,
           db: cpuSince(dbBefore, postgresCpuMs(database)) / result.requests,
           cluster: cpuSince(clusterBefore, postgresCpuMs()) / result.requests,
+          idle:
+            (100 * (machine.idle - machineBefore.idle)) /
+            (machine.idle - machineBefore.idle + machine.busy - machineBefore.busy),
         });
       }
     }
@@ -169,7 +187,7 @@ async function run(databaseUrl: string) {
     for (const [name, measured] of rounds) {
       const of = (field: keyof Round) => median(measured.map((r) => r[field]));
       console.log(
-        `  ${name.padEnd(28)} ${of('rps').toFixed(0).padStart(5)} req/s  CPU per request: API ${of('api').toFixed(3)} ms (other threads ${of('threads').toFixed(3)}), PostgreSQL ${of('db').toFixed(3)} ms (all its processes ${of('cluster').toFixed(3)})  (rounds ${measured.map((r) => r.rps.toFixed(0)).join(', ')})`,
+        `  ${name.padEnd(28)} ${of('rps').toFixed(0).padStart(5)} req/s  CPU per request: API ${of('api').toFixed(3)} ms (other threads ${of('threads').toFixed(3)}), PostgreSQL ${of('db').toFixed(3)} ms (all its processes ${of('cluster').toFixed(3)}); machine idle ${of('idle').toFixed(0)} %  (rounds ${measured.map((r) => r.rps.toFixed(0)).join(', ')})`,
       );
     }
     for (const cache of CACHES) {
