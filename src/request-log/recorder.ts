@@ -29,11 +29,12 @@ export interface RequestLog {
 }
 
 /**
- * Entries a COPY holds at most: a second of a busy process's requests. Against 1,000, two runs of 18
- * rounds kept 0.960 → 0.987 and 0.926 → 0.948 of a cached page's throughput (bench/BASELINE.md, "The
- * machine a quarter idle"): fewer, larger writes disturb the API less than the same entries in five.
+ * Entries a COPY holds at most: a second of a busy process's requests. Against 1,000, two same-run
+ * comparisons of 18 rounds kept 0.960 → 0.987 and 0.926 → 0.948 of a cached page's throughput
+ * (bench/BASELINE.md, "The machine a quarter idle"); the cost bench's own runs do not resolve a
+ * gain that small beyond their noise.
  */
-export const DEFAULT_BATCH_SIZE = 5000;
+const DEFAULT_BATCH_SIZE = 5000;
 
 export interface RequestLogOptions {
   enabled: boolean;
