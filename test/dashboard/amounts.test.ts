@@ -5,12 +5,11 @@ import {
   eventually,
   expectText,
   inBrowser,
-  launchBrowser,
   openSection,
   PHONE,
   signIn,
-  startDashboardServer,
   storeWithStaff,
+  withDashboard,
 } from './setup';
 
 /**
@@ -23,12 +22,9 @@ jest.setTimeout(120_000);
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startDashboardServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+withDashboard((started, launched) => {
+  server = started;
+  browser = launched;
 });
 
 async function shopIn(currency: string) {

@@ -6,13 +6,12 @@ import {
   eventually,
   expectText,
   inBrowser,
-  launchBrowser,
   openSection,
   PHONE,
   signIn,
-  startDashboardServer,
   statusIn,
   storeWithStaff,
+  withDashboard,
 } from './setup';
 
 /**
@@ -29,8 +28,11 @@ let staff: Awaited<ReturnType<typeof addStaff>>;
 let key: string;
 let productId: string;
 
+withDashboard((started, launched) => {
+  server = started;
+  browser = launched;
+});
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startDashboardServer(), launchBrowser()]);
   shop = await storeWithStaff(server, 'PRO', 'OWNER');
   staff = await addStaff(server, shop.storeId, 'STAFF');
   key = (await makeKey(server.prisma, shop.storeId)).secret;
@@ -41,10 +43,6 @@ beforeAll(async () => {
     key,
   );
   productId = (await product.json()).data.id;
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const shot = (page: Page, size: 'desktop' | 'phone', name: string) =>

@@ -5,13 +5,12 @@ import {
   eventually,
   expectText,
   inBrowser,
-  launchBrowser,
   openSection,
   PHONE,
   signIn,
-  startDashboardServer,
   statusIn,
   storeWithStaff,
+  withDashboard,
 } from './setup';
 
 /**
@@ -24,12 +23,9 @@ jest.setTimeout(120_000);
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startDashboardServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+withDashboard((started, launched) => {
+  server = started;
+  browser = launched;
 });
 
 async function kuwaitShop() {

@@ -5,11 +5,10 @@ import {
   eventually,
   expectText,
   inBrowser,
-  launchBrowser,
   openSection,
   signIn,
-  startDashboardServer,
   storeWithStaff,
+  withDashboard,
 } from './setup';
 
 /**
@@ -22,12 +21,9 @@ jest.setTimeout(120_000);
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startDashboardServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+withDashboard((started, launched) => {
+  server = started;
+  browser = launched;
 });
 
 it('a search or a status chosen on page 2 shows the first page of what matches (products)', async () => {

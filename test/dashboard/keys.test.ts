@@ -9,13 +9,12 @@ import {
   eventually,
   expectText,
   inBrowser,
-  launchBrowser,
   openSection,
   PHONE,
   signIn,
-  startDashboardServer,
   statusIn,
   storeWithStaff,
+  withDashboard,
 } from './setup';
 
 /** docs/design.md "The dashboard": sign-in and API keys, in Chromium. */
@@ -25,13 +24,12 @@ let server: TestServer;
 let browser: Browser;
 let shop: Awaited<ReturnType<typeof storeWithStaff>>;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startDashboardServer(), launchBrowser()]);
-  shop = await storeWithStaff(server, 'PRO', 'OWNER');
+withDashboard((started, launched) => {
+  server = started;
+  browser = launched;
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+beforeAll(async () => {
+  shop = await storeWithStaff(server, 'PRO', 'OWNER');
 });
 
 it('shows a wrong password in an alert, and stays on sign-in', async () => {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { eventDescriptions, eventTypes } from '../../src/events/catalog';
 import { makeKey, makeStore } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import { DESKTOP, expectText, inBrowser, launchBrowser, PHONE, startDashboardServer } from './setup';
+import { DESKTOP, expectText, inBrowser, PHONE, withDashboard } from './setup';
 
 /**
  * Issue 15 items 1 and 2 in a real browser: GraphiQL and the REST reference at /docs work with no
@@ -13,12 +13,9 @@ jest.setTimeout(90_000);
 
 let server: TestServer;
 let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startDashboardServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+withDashboard((started, launched) => {
+  server = started;
+  browser = launched;
 });
 
 /** Every URL the page asks for, and every console error (a CSP violation is one). */

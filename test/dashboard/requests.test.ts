@@ -1,16 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { makeKey } from '../helpers/factories';
 import type { TestServer } from '../helpers/server';
-import {
-  DESKTOP,
-  inBrowser,
-  launchBrowser,
-  openSection,
-  PHONE,
-  signIn,
-  startDashboardServer,
-  storeWithStaff,
-} from './setup';
+import { DESKTOP, inBrowser, openSection, PHONE, signIn, storeWithStaff, withDashboard } from './setup';
 
 /**
  * README "Request log": the dashboard's Requests page, reached from a key's row on the keys page,
@@ -24,8 +15,11 @@ let browser: Browser;
 let shop: Awaited<ReturnType<typeof storeWithStaff>>;
 let failedRequestId: string;
 
+withDashboard((started, launched) => {
+  server = started;
+  browser = launched;
+});
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startDashboardServer(), launchBrowser()]);
   shop = await storeWithStaff(server, 'PRO', 'OWNER');
   const key = await makeKey(server.prisma, shop.storeId, { keyName: 'Storefront' });
   for (let i = 0; i < 3; i++) await server.request('/api/v1/category', { key: key.secret });
@@ -33,10 +27,6 @@ beforeAll(async () => {
   failedRequestId = failed.headers.get('x-request-id') as string;
   await new Promise((resolve) => setImmediate(resolve));
   await server.runtime.requestLog.flush();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const shot = (page: Page, name: string) =>

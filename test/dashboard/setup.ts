@@ -49,6 +49,32 @@ export async function launchBrowser(): Promise<Browser> {
 export const startDashboardServer = (env: Record<string, string> = {}) =>
   startTestServer({ SESSION_RATE_LIMIT_MAX: '100000', RATE_LIMIT_MAX: '100000', ...env });
 
+/**
+ * A test file's service and browser: both started, side by side, before its tests and closed after
+ * them, the browser first; `use` hands them to the file's own variables. One that started is closed
+ * even when the other failed to start. (A file with a receiver, a worker or an SMTP server of its own
+ * starts and closes them in its own order instead.)
+ */
+export function withDashboard(
+  use: (server: TestServer, browser: Browser) => void,
+  env: Record<string, string> = {},
+): void {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    const [started, launched] = await Promise.allSettled([startDashboardServer(env), launchBrowser()]);
+    if (started.status === 'fulfilled') server = started.value;
+    if (launched.status === 'fulfilled') browser = launched.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (launched.status === 'rejected') throw launched.reason;
+    use(started.value, launched.value);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+}
+
 /** A store (in USD unless `currency` says otherwise) with a staff member of `role` who has a password. */
 export async function storeWithStaff(
   server: TestServer,

@@ -6,12 +6,11 @@ import {
   eventually,
   expectText,
   inBrowser,
-  launchBrowser,
   openSection,
   signIn,
-  startDashboardServer,
   statusIn,
   storeWithStaff,
+  withDashboard,
 } from './setup';
 
 /**
@@ -27,8 +26,11 @@ let key: string;
 let orderId: string;
 let customerId: string;
 
+withDashboard((started, launched) => {
+  server = started;
+  browser = launched;
+});
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startDashboardServer(), launchBrowser()]);
   shop = await storeWithStaff(server, 'PRO', 'OWNER');
   key = (await makeKey(server.prisma, shop.storeId)).secret;
   const customer = await server.send(
@@ -51,10 +53,6 @@ beforeAll(async () => {
     key,
   );
   orderId = (await order.json()).data.id;
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const sections = [

@@ -8,12 +8,11 @@ import {
   eventually,
   expectText,
   inBrowser,
-  launchBrowser,
   openSection,
   PHONE,
   signIn,
-  startDashboardServer,
   statusIn,
+  withDashboard,
 } from './setup';
 
 /**
@@ -35,11 +34,14 @@ let browser: Browser;
 /** An invitation link's token, as its e-mail would carry it (no worker here: its digest is set directly). */
 const INVITATION_TOKEN = 'a'.repeat(43);
 
+withDashboard(
+  (started, launched) => {
+    server = started;
+    browser = launched;
+  },
+  { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+);
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startDashboardServer({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
-    launchBrowser(),
-  ]);
   const ids = await demoStoreWithDelivery(server);
   const invited = await server.send(
     'POST',
@@ -67,10 +69,6 @@ beforeAll(async () => {
       finishedAt: new Date(),
     },
   });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 type Step = (page: Page) => Promise<void>;
