@@ -32,7 +32,8 @@ export interface RequestLog {
  * Entries a COPY holds at most: a second of a busy process's requests. Against 1,000, two same-run
  * comparisons of 18 rounds kept 0.960 → 0.987 and 0.926 → 0.948 of a cached page's throughput
  * (bench/BASELINE.md, "The machine a quarter idle"); the cost bench's own runs do not resolve a
- * gain that small beyond their noise.
+ * gain that small beyond their noise, and later A/A runs spread as far ("The cached page's bound"):
+ * weak evidence for a harmless choice. 25,000 every 5 s gained nothing.
  */
 const DEFAULT_BATCH_SIZE = 5000;
 
